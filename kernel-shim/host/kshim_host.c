@@ -1,0 +1,167 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The host side of kshim/host.h: the only runtime file built against the C
+ * library (plus kshim_host_rcu.c and the test runner). Everything the
+ * kernel world needs from the operating system goes through here.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <limits.h>
+#include <linux/futex.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "kshim/host.h"
+
+void *kshim_host_alloc(unsigned long size, unsigned long align)
+{
+	void *p;
+
+	if (align <= 16)
+		return malloc(size ? size : 1);
+	if (posix_memalign(&p, align, size ? size : 1))
+		return NULL;
+	return p;
+}
+
+void kshim_host_free(void *p)
+{
+	free(p);
+}
+
+void *kshim_host_reserve(unsigned long size)
+{
+	void *p = mmap(NULL, size, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+
+	return p == MAP_FAILED ? NULL : p;
+}
+
+void kshim_host_futex_wait(unsigned int *word, unsigned int val)
+{
+	syscall(SYS_futex, word, FUTEX_WAIT_PRIVATE, val, NULL, NULL, 0);
+}
+
+void kshim_host_futex_wake(unsigned int *word, int nr)
+{
+	syscall(SYS_futex, word, FUTEX_WAKE_PRIVATE, nr, NULL, NULL, 0);
+}
+
+struct thread_start {
+	void (*fn)(void *);
+	void *arg;
+};
+
+static void *thread_trampoline(void *p)
+{
+	struct thread_start ts = *(struct thread_start *)p;
+
+	free(p);
+	ts.fn(ts.arg);
+	return NULL;
+}
+
+int kshim_host_thread_start(void (*fn)(void *), void *arg, unsigned long *id)
+{
+	struct thread_start *ts = malloc(sizeof(*ts));
+	pthread_attr_t attr;
+	pthread_t t;
+	int err;
+
+	if (!ts)
+		return -ENOMEM;
+	ts->fn = fn;
+	ts->arg = arg;
+	/* Small stacks: stress tests run a thousand tasks. */
+	pthread_attr_init(&attr);
+	pthread_attr_setstacksize(&attr, 256 * 1024);
+	err = pthread_create(&t, &attr, thread_trampoline, ts);
+	pthread_attr_destroy(&attr);
+	if (err) {
+		free(ts);
+		return -err;
+	}
+	*id = (unsigned long)t;
+	return 0;
+}
+
+void kshim_host_thread_join(unsigned long id)
+{
+	pthread_join((pthread_t)id, NULL);
+}
+
+static __thread void *tls_task;
+
+void *kshim_host_tls_get(void)
+{
+	return tls_task;
+}
+
+void kshim_host_tls_set(void *p)
+{
+	tls_task = p;
+}
+
+void kshim_host_yield(void)
+{
+	sched_yield();
+}
+
+unsigned long long kshim_host_clock_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+int kshim_host_vsnprintf(char *buf, unsigned long size, const char *fmt,
+			 __builtin_va_list ap)
+{
+	return vsnprintf(buf, size, fmt, ap);
+}
+
+void kshim_host_write_err(const char *s, unsigned long len)
+{
+	while (len) {
+		ssize_t n = write(STDERR_FILENO, s, len);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return;
+		}
+		s += n;
+		len -= n;
+	}
+}
+
+const char *kshim_host_getenv(const char *name)
+{
+	return getenv(name);
+}
+
+unsigned long long kshim_host_strtoull(const char *s)
+{
+	return strtoull(s, NULL, 0);
+}
+
+void kshim_host_abort(void)
+{
+	fflush(NULL);
+	abort();
+}
+
+void kshim_host_exit(int status)
+{
+	fflush(NULL);
+	_exit(status);
+}

@@ -1,0 +1,206 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The test runner: main() of every test binary. Registers the binary's
+ * kshim_test_suites[] with CUnit, runs them (all, or -s SUITE / -t TEST),
+ * and fails a test whose WARN or kshim report count rose unexpectedly.
+ * After the suites, the runtime's exit checks (leaks) count as one more
+ * test. The last line is machine-readable for ./kshim run:
+ *	KSHIM-RESULT tests=N passed=P failed=F skipped=S
+ * Exit status: 0 all passed, 1 a failure, 77 skipped (with the reason).
+ */
+#define _GNU_SOURCE
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <getopt.h>
+#include <CUnit/Basic.h>
+
+#include "kshim/host.h"
+
+struct kshim_test {
+	const char *name;
+	void (*fn)(void);
+};
+
+struct kshim_suite {
+	const char *name;
+	int (*init)(void);
+	int (*cleanup)(void);
+	const struct kshim_test *tests;
+};
+
+extern const struct kshim_suite kshim_test_suites[];
+
+/* Kernel-world services the runner needs (kshim/runtime.h). */
+unsigned long kshim_warn_count(void);
+unsigned long kshim_report_count(void);
+unsigned long long kshim_seed(void);
+void kshim_runtime_init(void);
+int kshim_runtime_exit_checks(void);
+
+static unsigned long warns_before, reports_before;
+static unsigned long warns_expected, reports_expected;
+
+void kshim_test_assert(bool ok, const char *expr, const char *file, int line,
+		       const char *func, bool fatal)
+{
+	CU_assertImplementation(ok, line, expr, file, func, fatal);
+}
+
+void kshim_test_assert_eq(long long a, long long b, const char *ea,
+			  const char *eb, const char *file, int line,
+			  const char *func, bool fatal)
+{
+	char msg[512];
+
+	if (a == b) {
+		CU_assertImplementation(CU_TRUE, line, ea, file, func, fatal);
+		return;
+	}
+	snprintf(msg, sizeof(msg), "%s == %s (%lld != %lld)", ea, eb, a, b);
+	fprintf(stderr, "%s:%d: %s: assertion failed: %s\n", file, line,
+		func, msg);
+	CU_assertImplementation(CU_FALSE, line, strdup(msg), file, func,
+				fatal);
+}
+
+void kshim_test_expect_warns(unsigned long n)
+{
+	warns_expected += n;
+}
+
+void kshim_test_expect_reports(unsigned long n)
+{
+	reports_expected += n;
+}
+
+void kshim_test_skip(const char *why)
+{
+	printf("SKIP: %s\n", why);
+	printf("KSHIM-RESULT tests=0 passed=0 failed=0 skipped=1\n");
+	exit(77);
+}
+
+unsigned long kshim_test_scale(unsigned long n)
+{
+	const char *s = getenv("KSHIM_STRESS");
+	unsigned long f = s ? strtoul(s, NULL, 0) : 1;
+
+	return n * (f ? f : 1);
+}
+
+static void test_setup(void)
+{
+	warns_before = kshim_warn_count();
+	reports_before = kshim_report_count();
+	warns_expected = reports_expected = 0;
+}
+
+static void test_teardown(void)
+{
+	unsigned long w = kshim_warn_count() - warns_before;
+	unsigned long r = kshim_report_count() - reports_before;
+	char msg[160];
+
+	if (w != warns_expected) {
+		snprintf(msg, sizeof(msg),
+			 "%lu WARN(s) fired, %lu expected (see the log)", w,
+			 warns_expected);
+		CU_assertImplementation(CU_FALSE, 0, strdup(msg), "kshim", "",
+					CU_FALSE);
+	}
+	if (r != reports_expected) {
+		snprintf(msg, sizeof(msg),
+			 "%lu kshim report(s), %lu expected (see the log)", r,
+			 reports_expected);
+		CU_assertImplementation(CU_FALSE, 0, strdup(msg), "kshim", "",
+					CU_FALSE);
+	}
+}
+
+static int exit_problems;
+
+static void test_exit_checks(void)
+{
+	exit_problems = kshim_runtime_exit_checks();
+	CU_assertImplementation(exit_problems == 0, 0,
+				"no leaks at exit (kshim_runtime_exit_checks)",
+				"kshim", "", CU_FALSE);
+}
+
+static void usage(const char *prog)
+{
+	printf("usage: %s [-s SUITE] [-t TEST] [-l] [--seed N]\n"
+	       "  -s SUITE   run only this suite\n"
+	       "  -t TEST    run only this test\n"
+	       "  -l         list suites and tests\n"
+	       "  --seed N   replay with this seed (same as KSHIM_SEED=N)\n",
+	       prog);
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "seed", required_argument, NULL, 'S' },
+		{ "help", no_argument, NULL, 'h' },
+		{ }
+	};
+	const char *only_suite = NULL, *only_test = NULL;
+	const struct kshim_suite *s;
+	bool list = false;
+	unsigned int run, failed;
+	int c;
+
+	while ((c = getopt_long(argc, argv, "s:t:lh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 's': only_suite = optarg; break;
+		case 't': only_test = optarg; break;
+		case 'l': list = true; break;
+		case 'S': setenv("KSHIM_SEED", optarg, 1); break;
+		case 'h': usage(argv[0]); return 0;
+		default: usage(argv[0]); return 2;
+		}
+	}
+	if (list) {
+		for (s = kshim_test_suites; s->name; s++) {
+			const struct kshim_test *t;
+
+			for (t = s->tests; t->name; t++)
+				printf("%s/%s\n", s->name, t->name);
+		}
+		return 0;
+	}
+
+	kshim_runtime_init();
+	printf("kshim: seed %llu (replay: KSHIM_SEED=%llu)\n", kshim_seed(),
+	       kshim_seed());
+	if (CU_initialize_registry() != CUE_SUCCESS)
+		return 2;
+	for (s = kshim_test_suites; s->name; s++) {
+		const struct kshim_test *t;
+		CU_pSuite cs;
+
+		if (only_suite && strcmp(only_suite, s->name))
+			continue;
+		cs = CU_add_suite_with_setup_and_teardown(s->name, s->init,
+				s->cleanup, test_setup, test_teardown);
+		for (t = s->tests; t->name; t++)
+			if (!only_test || !strcmp(only_test, t->name))
+				CU_add_test(cs, t->name, t->fn);
+	}
+	CU_add_test(CU_add_suite("kshim_exit", NULL, NULL), "exit_checks",
+		    test_exit_checks);
+
+	CU_basic_set_mode(CU_BRM_VERBOSE);
+	CU_basic_run_tests();
+	run = CU_get_number_of_tests_run();
+	failed = CU_get_number_of_tests_failed();
+	if (CU_get_number_of_suites_failed())
+		failed += CU_get_number_of_suites_failed();
+	printf("\nkshim: seed %llu\n", kshim_seed());
+	printf("KSHIM-RESULT tests=%u passed=%u failed=%u skipped=0\n", run,
+	       run - (failed > run ? run : failed), failed);
+	CU_cleanup_registry();
+	return failed ? 1 : 0;
+}

@@ -1,0 +1,16 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * kshim's asm/processor.h: cpu_relax() is a switch point. A busy-wait loop
+ * in kernel code must let the task it waits for run, which in the
+ * deterministic backend only happens if cpu_relax() yields.
+ */
+#ifndef _KSHIM_ASM_PROCESSOR_H
+#define _KSHIM_ASM_PROCESSOR_H
+/* x86 reaches these through its processor.h, and kernel headers rely on it. */
+#include <linux/errno.h>
+#include <linux/bug.h>
+
+void kshim_cpu_relax(void);
+#define cpu_relax()	kshim_cpu_relax()
+#define TASK_SIZE	(~0UL >> 1)
+#endif

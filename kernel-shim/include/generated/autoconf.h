@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The harness's kernel configuration (DESIGN.md rule 6), standing for the
+ * Kconfig-generated include/generated/autoconf.h. One place: every kernel
+ * translation unit sees the same configuration.
+ *
+ * On: SMP (the number of simulated CPUs is chosen at run time, up to
+ * CONFIG_NR_CPUS), 64-bit, MMU, multi-index xarray entries, XFS with
+ * XFS_DEBUG (every ASSERT fails the test).
+ * Off: memcg, cgroup writeback, LRU_GEN, NUMA, XFS realtime and quota,
+ * lockdep (kshim checks lock ownership itself), preemption (the
+ * deterministic scheduler decides where tasks switch).
+ */
+#ifndef KSHIM_GENERATED_AUTOCONF_H
+#define KSHIM_GENERATED_AUTOCONF_H
+
+#define CONFIG_64BIT 1
+#define CONFIG_SMP 1
+#define CONFIG_NR_CPUS 64
+#define CONFIG_MMU 1
+#define CONFIG_BASE_SMALL 0
+#define CONFIG_HZ 250
+#define CONFIG_PAGE_SHIFT 12
+#define CONFIG_XARRAY_MULTI 1
+#define CONFIG_PRINTK 1
+#define CONFIG_BUG 1
+#define CONFIG_PREEMPT_COUNT 1
+#define CONFIG_LIST_HARDENED 1
+#define CONFIG_DEBUG_LIST 1		/* list corruption is reported, not silent */
+#define CONFIG_DEBUG_ATOMIC_SLEEP 1	/* might_sleep() checks atomic context */
+#define CONFIG_THREAD_INFO_IN_TASK 1
+#define CONFIG_TREE_RCU 1
+#define CONFIG_PREEMPT_RCU 1	/* rcu_read_lock() is a call into kshim_rcu.c */
+#define CONFIG_BLOCK 1
+#define CONFIG_XFS_FS 1
+#define CONFIG_XFS_DEBUG 1
+#define CONFIG_FS_IOMAP 1
+#define CONFIG_FLATMEM 1
+#define CONFIG_PGTABLE_LEVELS 4
+
+#endif

@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * kshim's whole boundary to the host (like LKL's host_ops): threads,
+ * futexes, time, memory, output, RCU and exit. Kernel-world code (compiled
+ * with -nostdinc against kernel headers) calls only these; host-world code
+ * (kshim_host*.c, with the C library) implements them. Plain C types only,
+ * so the header is valid in both worlds.
+ */
+#ifndef _KSHIM_HOST_H
+#define _KSHIM_HOST_H
+
+/* Memory from the C library: counted by the caller, not here. */
+void *kshim_host_alloc(unsigned long size, unsigned long align);
+void kshim_host_free(void *p);
+/* Reserve (not commit) a large zeroed region; never freed. */
+void *kshim_host_reserve(unsigned long size);
+
+/* Sleep while *word == val (may return spuriously); wake up to nr sleepers. */
+void kshim_host_futex_wait(unsigned int *word, unsigned int val);
+void kshim_host_futex_wake(unsigned int *word, int nr);
+
+/* Threads: every kshim task in the parallel backend is one. */
+int kshim_host_thread_start(void (*fn)(void *), void *arg, unsigned long *id);
+void kshim_host_thread_join(unsigned long id);
+void *kshim_host_tls_get(void);
+void kshim_host_tls_set(void *p);
+void kshim_host_yield(void);
+
+/* CLOCK_MONOTONIC in nanoseconds. */
+unsigned long long kshim_host_clock_ns(void);
+
+/* Output and formatting (the C library's printf, not the kernel's). */
+int kshim_host_vsnprintf(char *buf, unsigned long size, const char *fmt,
+			 __builtin_va_list ap);
+void kshim_host_write_err(const char *s, unsigned long len);
+const char *kshim_host_getenv(const char *name);
+unsigned long long kshim_host_strtoull(const char *s);
+
+void __attribute__((noreturn)) kshim_host_abort(void);
+void __attribute__((noreturn)) kshim_host_exit(int status);
+
+/* RCU for the parallel backend: liburcu (memb flavour). */
+void kshim_host_rcu_register(void);
+void kshim_host_rcu_unregister(void);
+void kshim_host_rcu_read_lock(void);
+void kshim_host_rcu_read_unlock(void);
+void kshim_host_synchronize_rcu(void);
+
+#endif

@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * kshim's one lock: every kernel lock type (spinlock, rwlock, mutex,
+ * rw_semaphore) is a struct kshim_lock underneath, so ownership checks
+ * (lockdep_assert_held), the scheduler's switch points and lock statistics
+ * are written once. A contended lock sleeps in the backend (futex in the
+ * parallel backend) instead of spinning: spinning collapses on 2 cores.
+ *
+ * The lock word: 0 free, KSHIM_LOCK_WRITER held exclusively, otherwise the
+ * number of readers.
+ */
+#ifndef _KSHIM_LOCK_H
+#define _KSHIM_LOCK_H
+
+#include <linux/types.h>
+
+struct task_struct;
+
+/* Where a lock was initialised: the lock's class, as lockdep names them. */
+struct kshim_lock_class {
+	const char *name;
+	const char *file;
+	int line;
+};
+
+struct kshim_lock {
+	u32 word;
+	u32 waiters;
+	struct task_struct *owner;		/* exclusive holder */
+	const struct kshim_lock_class *class;	/* NULL: static initialiser */
+	const char *name;
+};
+
+#define KSHIM_LOCK_WRITER	0x80000000u
+
+enum kshim_lock_kind {
+	KSHIM_SPIN,	/* may not sleep while held */
+	KSHIM_SLEEP,	/* mutex / rwsem: may sleep while held */
+};
+
+#define KSHIM_LOCK_INIT(lockname) { .name = #lockname }
+
+void kshim_lock_init(struct kshim_lock *l, const struct kshim_lock_class *c);
+void kshim_lock_acquire(struct kshim_lock *l, enum kshim_lock_kind kind);
+int kshim_lock_tryacquire(struct kshim_lock *l, enum kshim_lock_kind kind);
+void kshim_lock_release(struct kshim_lock *l);
+void kshim_lock_acquire_shared(struct kshim_lock *l, enum kshim_lock_kind kind);
+int kshim_lock_tryacquire_shared(struct kshim_lock *l, enum kshim_lock_kind kind);
+void kshim_lock_release_shared(struct kshim_lock *l);
+void kshim_lock_downgrade(struct kshim_lock *l);
+bool kshim_lock_is_locked(const struct kshim_lock *l);
+bool kshim_lock_is_contended(const struct kshim_lock *l);
+bool kshim_lock_held_by_current(const struct kshim_lock *l);
+bool kshim_lock_held_shared(const struct kshim_lock *l);
+void kshim_lock_assert_held(const struct kshim_lock *l, int mode,
+			    const char *expr, const char *file, int line);
+
+/* A lock initialised at this site gets this site as its class. */
+#define kshim_lock_init_here(l, lname)					\
+do {									\
+	static const struct kshim_lock_class __kshim_class = {		\
+		.name = lname, .file = __FILE__, .line = __LINE__,	\
+	};								\
+	kshim_lock_init((l), &__kshim_class);				\
+} while (0)
+
+#endif

@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * kshim's runtime API for tests and glue: start-up, failure reporting,
+ * captured printk, WARN and error counters, allocation accounting and
+ * failure injection. Kernel-world header.
+ */
+#ifndef _KSHIM_RUNTIME_H
+#define _KSHIM_RUNTIME_H
+
+#include <linux/types.h>
+#include <linux/compiler.h>
+
+/* Idempotent; run on first use of current or of any runtime service. */
+void kshim_runtime_init(void);
+/* Checks at the end of a test binary: leaks, unexpected WARNs/reports. */
+int kshim_runtime_exit_checks(void);
+
+/* The seed of this run (KSHIM_SEED, or chosen and printed at start). */
+u64 kshim_seed(void);
+/* A PRNG stream from the run's seed (xorshift*): same seed, same values. */
+u64 kshim_random(u64 *state);
+
+/* Abort the run now: message, task, seed. */
+void __noreturn __printf(1, 2) kshim_fatal(const char *fmt, ...);
+/*
+ * A kernel-detected bug that must fail the test but need not stop the
+ * program (sleep in atomic context, preempt count underflow, leak): print
+ * it and count it. The test runner fails the test whose count rose.
+ */
+void __printf(1, 2) kshim_report(const char *fmt, ...);
+unsigned long kshim_report_count(void);
+unsigned long kshim_warn_count(void);
+
+/* A kernel function kshim does not provide was called. */
+void __noreturn kshim_unimplemented(const char *func);
+
+/*
+ * printk capture: everything printed is kept in a buffer (and echoed to
+ * stderr when KSHIM_VERBOSE is set) so tests can assert on it.
+ */
+void kshim_printk_clear(void);
+bool kshim_printk_contains(const char *needle);
+const char *kshim_printk_buffer(void);
+
+/* Allocation accounting (kmalloc, kmem_cache, vmalloc, pages, percpu). */
+long kshim_alloc_outstanding(void);
+unsigned long kshim_alloc_count(void);
+/* Fail every nth allocation (0: off) / with probability ppm from the seed. */
+void kshim_alloc_fail_every(unsigned long nth);
+void kshim_alloc_fail_ppm(unsigned long ppm);
+unsigned long kshim_alloc_failures(void);
+/* Report every allocation still live (type, size, call site). */
+long kshim_alloc_report_leaks(void);
+
+#endif

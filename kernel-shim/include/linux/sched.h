@@ -1,0 +1,132 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * kshim's linux/sched.h: a task_struct with the fields the compiled kernel
+ * code reads (flags, comm, pid, journal_info, reclaim_state, ...) plus
+ * kshim's own state, and the sleep/wake API, implemented by the task
+ * runtime (kshim_task.c and the scheduler backend). Constants keep the
+ * kernel's values. Lost: signals (never pending), cgroups, the real
+ * scheduler's policies; see docs/FAKES.md.
+ */
+#ifndef _LINUX_SCHED_H
+#define _LINUX_SCHED_H
+
+#include <linux/types.h>
+#include <linux/compiler.h>
+#include <linux/thread_info.h>
+#include <linux/preempt.h>
+#include <linux/list.h>
+#include <linux/kernel.h>
+#include <linux/jiffies.h>
+#include <linux/smp.h>
+#include <asm/current.h>
+
+#define TASK_RUNNING			0x00000000
+#define TASK_INTERRUPTIBLE		0x00000001
+#define TASK_UNINTERRUPTIBLE		0x00000002
+#define __TASK_STOPPED			0x00000004
+#define __TASK_TRACED			0x00000008
+#define EXIT_DEAD			0x00000010
+#define EXIT_ZOMBIE			0x00000020
+#define EXIT_TRACE			(EXIT_ZOMBIE | EXIT_DEAD)
+#define TASK_PARKED			0x00000040
+#define TASK_DEAD			0x00000080
+#define TASK_WAKEKILL			0x00000100
+#define TASK_WAKING			0x00000200
+#define TASK_NOLOAD			0x00000400
+#define TASK_NEW			0x00000800
+#define TASK_RTLOCK_WAIT		0x00001000
+#define TASK_FREEZABLE			0x00002000
+#define __TASK_FREEZABLE_UNSAFE		0
+#define TASK_FROZEN			0x00008000
+#define TASK_STATE_MAX			0x00010000
+#define TASK_ANY			(TASK_STATE_MAX-1)
+#define TASK_FREEZABLE_UNSAFE		(TASK_FREEZABLE | __TASK_FREEZABLE_UNSAFE)
+#define TASK_KILLABLE			(TASK_WAKEKILL | TASK_UNINTERRUPTIBLE)
+#define TASK_STOPPED			(TASK_WAKEKILL | __TASK_STOPPED)
+#define TASK_TRACED			__TASK_TRACED
+#define TASK_IDLE			(TASK_UNINTERRUPTIBLE | TASK_NOLOAD)
+#define TASK_NORMAL			(TASK_INTERRUPTIBLE | TASK_UNINTERRUPTIBLE)
+
+#define PF_IDLE			0x00000002
+#define PF_EXITING		0x00000004
+#define PF_WQ_WORKER		0x00000020
+#define PF_MEMALLOC		0x00000800
+#define PF_NOFREEZE		0x00008000
+#define PF_KSWAPD		0x00020000
+#define PF_MEMALLOC_NOFS	0x00040000
+#define PF_MEMALLOC_NOIO	0x00080000
+#define PF_LOCAL_THROTTLE	0x00100000
+#define PF_KTHREAD		0x00200000
+#define PF_MEMALLOC_PIN		0x10000000
+#define PF_SUSPEND_TASK		0x80000000
+
+#define TASK_COMM_LEN		16
+#define MAX_SCHEDULE_TIMEOUT	LONG_MAX
+
+struct reclaim_state;
+struct blk_plug;
+struct kshim_task;
+struct mm_struct;
+
+struct task_struct {
+	struct thread_info	thread_info;	/* first: current_thread_info() */
+	unsigned int		__state;
+	unsigned int		flags;
+	int			pid;
+	int			prio;
+	char			comm[TASK_COMM_LEN];
+	void			*journal_info;
+	struct reclaim_state	*reclaim_state;
+	struct blk_plug		*plug;
+	struct mm_struct	*mm;
+	int			rcu_read_lock_nesting;
+	struct kshim_task	*kshim;		/* runtime-private state */
+};
+
+#define task_cpu(p)		((p)->thread_info.cpu)
+#define task_pid_nr(p)		((p)->pid)
+#define task_is_running(t)	(READ_ONCE((t)->__state) == TASK_RUNNING)
+#define get_task_comm(buf, tsk)	strscpy(buf, (tsk)->comm, sizeof(buf))
+#define get_task_struct(t)	(t)
+#define put_task_struct(t)	do { (void)(t); } while (0)
+
+void kshim_set_task_state(unsigned int state);
+#define __set_current_state(s)	WRITE_ONCE(current->__state, (s))
+#define set_current_state(s)	kshim_set_task_state(s)
+#define set_special_state(s)	kshim_set_task_state(s)
+
+void schedule(void);
+void io_schedule(void);
+long schedule_timeout(long timeout);
+long schedule_timeout_interruptible(long timeout);
+long schedule_timeout_killable(long timeout);
+long schedule_timeout_uninterruptible(long timeout);
+long schedule_timeout_idle(long timeout);
+long io_schedule_timeout(long timeout);
+void schedule_preempt_disabled(void);
+int wake_up_process(struct task_struct *tsk);
+int wake_up_state(struct task_struct *tsk, unsigned int state);
+void yield(void);
+int kshim_cond_resched(void);
+#define cond_resched()		kshim_cond_resched()
+#define need_resched()		false
+struct spinlock;
+int __cond_resched_lock(struct spinlock *lock);
+#define cond_resched_lock(lock)	__cond_resched_lock(lock)
+#define cond_resched_rcu()	do { rcu_read_unlock(); cond_resched(); rcu_read_lock(); } while (0)
+#define sched_clock()		ktime_get_ns()
+
+/* No signals are ever delivered to kshim tasks. */
+#define signal_pending(p)		0
+#define fatal_signal_pending(p)		0
+#define signal_pending_state(s, p)	0
+#define __fatal_signal_pending(p)	0
+
+/* Memory allocation profiling is off. */
+#define alloc_tag_save(_tag)			NULL
+#define alloc_tag_restore(_tag, _old)		do { } while (0)
+
+#define io_schedule_prepare()		0
+#define io_schedule_finish(token)	do { (void)(token); } while (0)
+
+#endif

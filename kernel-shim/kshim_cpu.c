@@ -1,0 +1,164 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Simulated CPUs and per-CPU memory.
+ *
+ * nr_cpu_ids comes from KSHIM_NCPUS (default: the meson option ncpus), up
+ * to CONFIG_NR_CPUS. Every simulated CPU has a unit of per-CPU memory; all
+ * units are UNIT_SIZE apart in one reserved region. Unit 0 starts with a
+ * copy of the static per-CPU section (.data..percpu, bracketed by
+ * kshim_percpu.ld), and __per_cpu_offset[cpu] maps the section's link
+ * address onto unit cpu, so per_cpu_ptr() of a DEFINE_PER_CPU variable
+ * and of an alloc_percpu() pointer both work exactly as in the kernel.
+ * Dynamic per-CPU allocations take offsets after the static copy, first
+ * fit, under a mutex.
+ */
+#include <linux/kernel.h>
+#include <linux/cpumask.h>
+#include <linux/percpu.h>
+#include <linux/string.h>
+#include <linux/mutex.h>
+#include <linux/slab.h>
+#include <kshim/host.h>
+#include <kshim/lock.h>
+#include <kshim/sched.h>
+#include <kshim/runtime.h>
+
+#ifndef KSHIM_DEFAULT_NCPUS
+#define KSHIM_DEFAULT_NCPUS 4
+#endif
+
+#define UNIT_SIZE	(8UL << 20)	/* reserved, committed only when touched */
+#define PCPU_ALIGN	16
+
+extern char __kshim_percpu_start[], __kshim_percpu_end[];
+
+unsigned int nr_cpu_ids = 1;
+struct cpumask __cpu_possible_mask;
+struct cpumask __cpu_online_mask;
+struct cpumask __cpu_present_mask;
+struct cpumask __cpu_active_mask;
+struct cpumask __cpu_enabled_mask;
+struct cpumask __cpu_dying_mask;
+atomic_t __num_online_cpus;
+unsigned long __per_cpu_offset[NR_CPUS];
+
+static char *pcpu_base;
+static struct kshim_lock cpu_locks[NR_CPUS];
+
+/* Dynamic per-CPU chunks: a sorted list of used [start, end) offsets. */
+struct pcpu_area {
+	unsigned long start, end;
+	struct pcpu_area *next;
+};
+static struct pcpu_area *pcpu_used;
+static unsigned long pcpu_static_size;
+static DEFINE_MUTEX(pcpu_lock);
+static atomic_long_t pcpu_outstanding;
+
+void kshim_cpus_init(void)
+{
+	const char *s = kshim_host_getenv("KSHIM_NCPUS");
+	unsigned long n = s ? kshim_host_strtoull(s) : KSHIM_DEFAULT_NCPUS;
+	unsigned int cpu;
+
+	if (n < 1 || n > NR_CPUS)
+		kshim_fatal("KSHIM_NCPUS=%s: must be between 1 and %d", s,
+			    NR_CPUS);
+	nr_cpu_ids = n;
+	pcpu_static_size = __kshim_percpu_end - __kshim_percpu_start;
+	if (pcpu_static_size > UNIT_SIZE / 2)
+		kshim_fatal("static per-CPU data (%lu bytes) is too large",
+			    pcpu_static_size);
+	pcpu_base = kshim_host_reserve(UNIT_SIZE * nr_cpu_ids);
+	if (!pcpu_base)
+		kshim_fatal("cannot reserve %lu bytes of per-CPU memory",
+			    UNIT_SIZE * nr_cpu_ids);
+	for (cpu = 0; cpu < nr_cpu_ids; cpu++) {
+		char *unit = pcpu_base + cpu * UNIT_SIZE;
+
+		memcpy(unit, __kshim_percpu_start, pcpu_static_size);
+		__per_cpu_offset[cpu] = unit - __kshim_percpu_start;
+		cpumask_set_cpu(cpu, &__cpu_possible_mask);
+		cpumask_set_cpu(cpu, &__cpu_online_mask);
+		cpumask_set_cpu(cpu, &__cpu_present_mask);
+		cpumask_set_cpu(cpu, &__cpu_active_mask);
+		cpumask_set_cpu(cpu, &__cpu_enabled_mask);
+		kshim_lock_init(&cpu_locks[cpu], NULL);
+		cpu_locks[cpu].name = "simulated-cpu";
+	}
+	atomic_set(&__num_online_cpus, nr_cpu_ids);
+}
+
+/* Ownership of a simulated CPU for an atomic section (kshim_task.c). */
+void kshim_cpu_claim(int cpu)
+{
+	kshim_lock_acquire(&cpu_locks[cpu], KSHIM_SPIN);
+}
+
+void kshim_cpu_release(int cpu)
+{
+	kshim_lock_release(&cpu_locks[cpu]);
+}
+
+void __percpu *pcpu_alloc_noprof(size_t size, size_t align, bool reserved,
+				 gfp_t gfp)
+{
+	struct pcpu_area **pp, *a;
+	unsigned long start, cpu;
+
+	if (!size || size > UNIT_SIZE / 4)
+		return NULL;
+	if (align < PCPU_ALIGN)
+		align = PCPU_ALIGN;
+	a = kshim_host_alloc(sizeof(*a), 0);
+	if (!a)
+		return NULL;
+	mutex_lock(&pcpu_lock);
+	start = ALIGN(pcpu_static_size, align);
+	for (pp = &pcpu_used; *pp; pp = &(*pp)->next) {
+		if (start + size <= (*pp)->start)
+			break;
+		start = ALIGN((*pp)->end, align);
+	}
+	if (start + size > UNIT_SIZE) {
+		mutex_unlock(&pcpu_lock);
+		kshim_host_free(a);
+		return NULL;
+	}
+	a->start = start;
+	a->end = start + size;
+	a->next = *pp;
+	*pp = a;
+	mutex_unlock(&pcpu_lock);
+	/* Zeroed, as the kernel's percpu allocator returns memory. */
+	for (cpu = 0; cpu < nr_cpu_ids; cpu++)
+		memset(pcpu_base + cpu * UNIT_SIZE + start, 0, size);
+	atomic_long_inc(&pcpu_outstanding);
+	return (void __percpu *)(__kshim_percpu_start + start);
+}
+
+void free_percpu(void __percpu *ptr)
+{
+	unsigned long start = (char __force *)ptr - __kshim_percpu_start;
+	struct pcpu_area **pp, *a;
+
+	if (!ptr)
+		return;
+	mutex_lock(&pcpu_lock);
+	for (pp = &pcpu_used; *pp; pp = &(*pp)->next)
+		if ((*pp)->start == start)
+			break;
+	a = *pp;
+	if (a)
+		*pp = a->next;
+	mutex_unlock(&pcpu_lock);
+	if (!a)
+		kshim_fatal("free_percpu(%p): not a per-CPU allocation", ptr);
+	kshim_host_free(a);
+	atomic_long_dec(&pcpu_outstanding);
+}
+
+long kshim_percpu_outstanding(void)
+{
+	return atomic_long_read(&pcpu_outstanding);
+}

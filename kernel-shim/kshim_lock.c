@@ -1,0 +1,364 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kshim_lock: the one lock behind spinlock_t, rwlock_t, struct mutex and
+ * struct rw_semaphore (see kshim/lock.h), and the kernel lock APIs that
+ * are functions rather than macros.
+ *
+ * The word is 0 (free), KSHIM_LOCK_WRITER (held exclusively) or the number
+ * of readers. A task that cannot take the lock counts itself in "waiters"
+ * and blocks in the backend while the word is unchanged; a release that
+ * sees waiters wakes them. The seq_cst order of "store word, load waiters"
+ * against "add waiter, re-check word in wait()" means no wake-up is lost.
+ */
+#include <linux/kernel.h>
+#include <linux/sched.h>
+#include <linux/spinlock.h>
+#include <linux/mutex.h>
+#include <linux/rwsem.h>
+#include <linux/cpu.h>
+#include <kshim/lock.h>
+#include <kshim/sched.h>
+#include <kshim/runtime.h>
+
+void kshim_lock_init(struct kshim_lock *l, const struct kshim_lock_class *c)
+{
+	l->word = 0;
+	l->waiters = 0;
+	l->owner = NULL;
+	l->class = c;
+	l->name = c ? c->name : NULL;
+}
+
+static const char *lock_name(const struct kshim_lock *l)
+{
+	return l->name ? l->name : "lock";
+}
+
+static void lock_wait(struct kshim_lock *l, u32 seen)
+{
+	__atomic_add_fetch(&l->waiters, 1, __ATOMIC_SEQ_CST);
+	kshim_wait(&l->word, seen, lock_name(l));
+	__atomic_sub_fetch(&l->waiters, 1, __ATOMIC_SEQ_CST);
+}
+
+static void lock_wake(struct kshim_lock *l, int nr)
+{
+	if (__atomic_load_n(&l->waiters, __ATOMIC_SEQ_CST))
+		kshim_wake(&l->word, nr);
+}
+
+static void check_recursion(struct kshim_lock *l)
+{
+	if (l->owner == current)
+		kshim_fatal("recursive locking: %s already held by %s",
+			    lock_name(l), current->comm);
+}
+
+int kshim_lock_tryacquire(struct kshim_lock *l, enum kshim_lock_kind kind)
+{
+	u32 free = 0;
+
+	kshim_switch_point(KSHIM_SW_LOCK_ACQUIRE, l);
+	if (!__atomic_compare_exchange_n(&l->word, &free, KSHIM_LOCK_WRITER, 0,
+					 __ATOMIC_SEQ_CST, __ATOMIC_RELAXED))
+		return 0;
+	WRITE_ONCE(l->owner, current);
+	return 1;
+}
+
+void kshim_lock_acquire(struct kshim_lock *l, enum kshim_lock_kind kind)
+{
+	if (kind == KSHIM_SLEEP)
+		might_sleep();
+	check_recursion(l);
+	kshim_switch_point(KSHIM_SW_LOCK_ACQUIRE, l);
+	for (;;) {
+		u32 seen = 0;
+
+		if (__atomic_compare_exchange_n(&l->word, &seen,
+						KSHIM_LOCK_WRITER, 0,
+						__ATOMIC_SEQ_CST,
+						__ATOMIC_RELAXED))
+			break;
+		lock_wait(l, seen);
+	}
+	WRITE_ONCE(l->owner, current);
+}
+
+void kshim_lock_release(struct kshim_lock *l)
+{
+	if (READ_ONCE(l->word) != KSHIM_LOCK_WRITER)
+		kshim_fatal("unlock of %s, which is not held exclusively",
+			    lock_name(l));
+	if (READ_ONCE(l->owner) != current)
+		kshim_report("%s released by %s, but held by another task",
+			     lock_name(l), current->comm);
+	WRITE_ONCE(l->owner, NULL);
+	__atomic_store_n(&l->word, 0, __ATOMIC_SEQ_CST);
+	lock_wake(l, 1);
+	kshim_switch_point(KSHIM_SW_LOCK_RELEASE, l);
+}
+
+int kshim_lock_tryacquire_shared(struct kshim_lock *l,
+				 enum kshim_lock_kind kind)
+{
+	u32 seen = __atomic_load_n(&l->word, __ATOMIC_RELAXED);
+
+	kshim_switch_point(KSHIM_SW_LOCK_ACQUIRE, l);
+	while (!(seen & KSHIM_LOCK_WRITER)) {
+		if (__atomic_compare_exchange_n(&l->word, &seen, seen + 1, 0,
+						__ATOMIC_SEQ_CST,
+						__ATOMIC_RELAXED))
+			return 1;
+	}
+	return 0;
+}
+
+void kshim_lock_acquire_shared(struct kshim_lock *l, enum kshim_lock_kind kind)
+{
+	if (kind == KSHIM_SLEEP)
+		might_sleep();
+	kshim_switch_point(KSHIM_SW_LOCK_ACQUIRE, l);
+	for (;;) {
+		u32 seen = __atomic_load_n(&l->word, __ATOMIC_RELAXED);
+
+		if (!(seen & KSHIM_LOCK_WRITER)) {
+			if (__atomic_compare_exchange_n(&l->word, &seen,
+							seen + 1, 0,
+							__ATOMIC_SEQ_CST,
+							__ATOMIC_RELAXED))
+				return;
+			continue;
+		}
+		lock_wait(l, seen);
+	}
+}
+
+void kshim_lock_release_shared(struct kshim_lock *l)
+{
+	u32 old = __atomic_fetch_sub(&l->word, 1, __ATOMIC_SEQ_CST);
+
+	if (old == 0 || (old & KSHIM_LOCK_WRITER))
+		kshim_fatal("read-unlock of %s, which is not read-held",
+			    lock_name(l));
+	if (old == 1)
+		lock_wake(l, INT_MAX);
+	kshim_switch_point(KSHIM_SW_LOCK_RELEASE, l);
+}
+
+void kshim_lock_downgrade(struct kshim_lock *l)
+{
+	if (READ_ONCE(l->owner) != current)
+		kshim_fatal("downgrade of %s, not held for write by %s",
+			    lock_name(l), current->comm);
+	WRITE_ONCE(l->owner, NULL);
+	__atomic_store_n(&l->word, 1, __ATOMIC_SEQ_CST);
+	lock_wake(l, INT_MAX);
+}
+
+bool kshim_lock_is_locked(const struct kshim_lock *l)
+{
+	return __atomic_load_n(&l->word, __ATOMIC_RELAXED) != 0;
+}
+
+bool kshim_lock_is_contended(const struct kshim_lock *l)
+{
+	return __atomic_load_n(&l->waiters, __ATOMIC_RELAXED) != 0;
+}
+
+bool kshim_lock_held_by_current(const struct kshim_lock *l)
+{
+	u32 w = __atomic_load_n(&l->word, __ATOMIC_RELAXED);
+
+	if (w == KSHIM_LOCK_WRITER)
+		return READ_ONCE(l->owner) == current;
+	/* Readers are not tracked per task: any reader counts (FAKES.md). */
+	return w != 0;
+}
+
+bool kshim_lock_held_shared(const struct kshim_lock *l)
+{
+	u32 w = __atomic_load_n(&l->word, __ATOMIC_RELAXED);
+
+	return w != 0 && !(w & KSHIM_LOCK_WRITER);
+}
+
+void kshim_lock_assert_held(const struct kshim_lock *l, int mode,
+			    const char *expr, const char *file, int line)
+{
+	u32 w = __atomic_load_n(&l->word, __ATOMIC_RELAXED);
+	bool ok;
+
+	switch (mode) {
+	case 1:		/* held for write, by us */
+		ok = w == KSHIM_LOCK_WRITER && READ_ONCE(l->owner) == current;
+		break;
+	case 2:		/* held for read */
+		ok = w != 0 && !(w & KSHIM_LOCK_WRITER);
+		break;
+	default:
+		ok = kshim_lock_held_by_current(l);
+	}
+	if (!ok)
+		kshim_report("lockdep_assert_held%s(%s) failed at %s:%d: %s",
+			     mode == 1 ? "_write" : mode == 2 ? "_read" : "",
+			     expr, file, line,
+			     w == 0 ? "not held" : "held by another task");
+}
+
+/* ---- the kernel's lock functions ---------------------------------------- */
+
+void mutex_lock(struct mutex *lock)
+{
+	kshim_lock_acquire(&lock->kl, KSHIM_SLEEP);
+}
+
+/* No signals are ever delivered to kshim tasks: these always succeed. */
+int mutex_lock_interruptible(struct mutex *lock)
+{
+	mutex_lock(lock);
+	return 0;
+}
+
+int mutex_lock_killable(struct mutex *lock)
+{
+	mutex_lock(lock);
+	return 0;
+}
+
+int mutex_trylock(struct mutex *lock)
+{
+	return kshim_lock_tryacquire(&lock->kl, KSHIM_SLEEP);
+}
+
+void mutex_unlock(struct mutex *lock)
+{
+	kshim_lock_release(&lock->kl);
+}
+
+int atomic_dec_and_mutex_lock(atomic_t *cnt, struct mutex *lock)
+{
+	if (atomic_add_unless(cnt, -1, 1))
+		return 0;
+	mutex_lock(lock);
+	if (!atomic_dec_and_test(cnt)) {
+		mutex_unlock(lock);
+		return 0;
+	}
+	return 1;
+}
+
+void down_read(struct rw_semaphore *sem)
+{
+	kshim_lock_acquire_shared(&sem->kl, KSHIM_SLEEP);
+}
+
+int down_read_interruptible(struct rw_semaphore *sem)
+{
+	down_read(sem);
+	return 0;
+}
+
+int down_read_killable(struct rw_semaphore *sem)
+{
+	down_read(sem);
+	return 0;
+}
+
+int down_read_trylock(struct rw_semaphore *sem)
+{
+	return kshim_lock_tryacquire_shared(&sem->kl, KSHIM_SLEEP);
+}
+
+void up_read(struct rw_semaphore *sem)
+{
+	kshim_lock_release_shared(&sem->kl);
+}
+
+void down_write(struct rw_semaphore *sem)
+{
+	kshim_lock_acquire(&sem->kl, KSHIM_SLEEP);
+}
+
+int down_write_killable(struct rw_semaphore *sem)
+{
+	down_write(sem);
+	return 0;
+}
+
+int down_write_trylock(struct rw_semaphore *sem)
+{
+	return kshim_lock_tryacquire(&sem->kl, KSHIM_SLEEP);
+}
+
+void up_write(struct rw_semaphore *sem)
+{
+	kshim_lock_release(&sem->kl);
+}
+
+void downgrade_write(struct rw_semaphore *sem)
+{
+	kshim_lock_downgrade(&sem->kl);
+}
+
+int _atomic_dec_and_lock(atomic_t *atomic, spinlock_t *lock)
+{
+	if (atomic_add_unless(atomic, -1, 1))
+		return 0;
+	spin_lock(lock);
+	if (atomic_dec_and_test(atomic))
+		return 1;
+	spin_unlock(lock);
+	return 0;
+}
+
+int _atomic_dec_and_lock_irqsave(atomic_t *atomic, spinlock_t *lock,
+				 unsigned long *flags)
+{
+	if (atomic_add_unless(atomic, -1, 1))
+		return 0;
+	spin_lock_irqsave(lock, *flags);
+	if (atomic_dec_and_test(atomic))
+		return 1;
+	spin_unlock_irqrestore(lock, *flags);
+	return 0;
+}
+
+int _atomic_dec_and_raw_lock(atomic_t *atomic, raw_spinlock_t *lock)
+{
+	return _atomic_dec_and_lock(atomic, (spinlock_t *)lock);
+}
+
+int __cond_resched_lock(struct spinlock *lock)
+{
+	kshim_switch_point(KSHIM_SW_COND_RESCHED, lock);
+	return 0;
+}
+
+/* CPU hotplug never happens; the hotplug lock is still a real rwsem. */
+static DECLARE_RWSEM(cpu_hotplug_lock);
+
+void cpus_read_lock(void)
+{
+	down_read(&cpu_hotplug_lock);
+}
+
+void cpus_read_unlock(void)
+{
+	up_read(&cpu_hotplug_lock);
+}
+
+int cpus_read_trylock(void)
+{
+	return down_read_trylock(&cpu_hotplug_lock);
+}
+
+void cpus_write_lock(void)
+{
+	down_write(&cpu_hotplug_lock);
+}
+
+void cpus_write_unlock(void)
+{
+	up_write(&cpu_hotplug_lock);
+}

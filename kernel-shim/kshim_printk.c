@@ -1,0 +1,253 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * printk, panic, BUG and WARN, and kshim's own failure reports.
+ *
+ * printk output is formatted by the C library's vsnprintf (the kernel's
+ * %p extensions such as %pS are not understood: see docs/FAKES.md), kept
+ * in a capture buffer tests can search, and echoed to stderr when
+ * KSHIM_VERBOSE is set or when the message is KERN_WARNING or worse.
+ */
+#include <linux/kernel.h>
+#include <linux/printk.h>
+#include <linux/panic.h>
+#include <linux/string.h>
+#include <linux/sched.h>
+#include <linux/spinlock.h>
+#include <kshim/host.h>
+#include <kshim/runtime.h>
+
+#define CAPTURE_SIZE	(256 * 1024)
+
+static char capture[CAPTURE_SIZE];
+static unsigned long capture_len;
+static u32 capture_lock;	/* a host-level lock: printk may run anywhere */
+static bool verbose;
+static atomic_long_t warn_count;
+static atomic_long_t report_count;
+static u64 run_seed;
+
+static void capture_lock_acquire(void)
+{
+	while (__atomic_exchange_n(&capture_lock, 1, __ATOMIC_ACQUIRE))
+		kshim_host_futex_wait(&capture_lock, 1);
+}
+
+static void capture_lock_release(void)
+{
+	__atomic_store_n(&capture_lock, 0, __ATOMIC_RELEASE);
+	kshim_host_futex_wake(&capture_lock, 1);
+}
+
+static void capture_append(const char *s, unsigned long len)
+{
+	capture_lock_acquire();
+	if (capture_len + len >= CAPTURE_SIZE) {
+		/* Keep the newest half: tests look at what just happened. */
+		unsigned long keep = CAPTURE_SIZE / 2;
+
+		memmove(capture, capture + capture_len - keep, keep);
+		capture_len = keep;
+	}
+	memcpy(capture + capture_len, s, len);
+	capture_len += len;
+	capture[capture_len] = '\0';
+	capture_lock_release();
+}
+
+void kshim_printk_clear(void)
+{
+	capture_lock_acquire();
+	capture_len = 0;
+	capture[0] = '\0';
+	capture_lock_release();
+}
+
+bool kshim_printk_contains(const char *needle)
+{
+	bool found;
+
+	capture_lock_acquire();
+	found = strstr(capture, needle) != NULL;
+	capture_lock_release();
+	return found;
+}
+
+const char *kshim_printk_buffer(void)
+{
+	return capture;
+}
+
+static int vprint(bool to_stderr, const char *fmt, va_list ap)
+{
+	char buf[1024];
+	int level = LOGLEVEL_DEFAULT;
+	int n;
+
+	/* KERN_<LEVEL> is "\001" followed by the level digit. */
+	while (fmt[0] == KERN_SOH_ASCII && fmt[1]) {
+		if (fmt[1] >= '0' && fmt[1] <= '7')
+			level = fmt[1] - '0';
+		fmt += 2;
+	}
+	n = kshim_host_vsnprintf(buf, sizeof(buf), fmt, ap);
+	if (n < 0)
+		return n;
+	if (n >= (int)sizeof(buf))
+		n = sizeof(buf) - 1;
+	capture_append(buf, n);
+	if (to_stderr || verbose || (level >= 0 && level <= LOGLEVEL_WARNING))
+		kshim_host_write_err(buf, n);
+	return n;
+}
+
+static int print(bool to_stderr, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vprint(to_stderr, fmt, ap);
+	va_end(ap);
+	return n;
+}
+
+asmlinkage __visible int _printk(const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vprint(false, fmt, ap);
+	va_end(ap);
+	return n;
+}
+
+int vprintk(const char *fmt, va_list args)
+{
+	return vprint(false, fmt, args);
+}
+
+static void print_where(void)
+{
+	struct task_struct *t = kshim_host_tls_get();
+
+	print(true, "kshim: task %s (pid %d, cpu %d), seed %llu (replay with KSHIM_SEED=%llu)\n",
+	      t ? t->comm : "?", t ? t->pid : 0,
+	      t ? (int)t->thread_info.cpu : -1,
+	      (unsigned long long)run_seed, (unsigned long long)run_seed);
+}
+
+void kshim_fatal(const char *fmt, ...)
+{
+	va_list ap;
+
+	print(true, "kshim: FATAL: ");
+	va_start(ap, fmt);
+	vprint(true, fmt, ap);
+	va_end(ap);
+	print(true, "\n");
+	print_where();
+	kshim_host_abort();
+}
+
+void kshim_report(const char *fmt, ...)
+{
+	va_list ap;
+
+	atomic_long_inc(&report_count);
+	print(true, "kshim: ");
+	va_start(ap, fmt);
+	vprint(true, fmt, ap);
+	va_end(ap);
+	print(true, "\n");
+	print_where();
+}
+
+unsigned long kshim_report_count(void)
+{
+	return atomic_long_read(&report_count);
+}
+
+unsigned long kshim_warn_count(void)
+{
+	return atomic_long_read(&warn_count);
+}
+
+void kshim_unimplemented(const char *func)
+{
+	kshim_fatal("kernel function %s() is not provided by kshim (called from kernel code under test)",
+		    func);
+}
+
+void kshim_bug(const char *file, int line, const char *func)
+{
+	print(true, "kernel BUG at %s:%d in %s()\n", file, line, func);
+	print_where();
+	kshim_host_abort();
+}
+
+void panic(const char *fmt, ...)
+{
+	va_list ap;
+
+	print(true, "Kernel panic - not syncing: ");
+	va_start(ap, fmt);
+	vprint(true, fmt, ap);
+	va_end(ap);
+	print(true, "\n");
+	print_where();
+	kshim_host_abort();
+}
+
+/* WARN*(): printed with where it fired, counted; the test decides. */
+void warn_slowpath_fmt(const char *file, const int line, unsigned taint,
+		       const char *fmt, ...)
+{
+	va_list ap;
+
+	atomic_long_inc(&warn_count);
+	print(true, "------------[ cut here ]------------\n");
+	print(true, "WARNING: at %s:%d\n", file, line);
+	if (fmt) {
+		va_start(ap, fmt);
+		vprint(true, fmt, ap);
+		va_end(ap);
+	}
+	print_where();
+}
+
+void __warn_printk(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vprint(true, fmt, ap);
+	va_end(ap);
+}
+
+u64 kshim_seed(void)
+{
+	return run_seed;
+}
+
+u64 kshim_random(u64 *state)
+{
+	u64 x = *state ? *state : 0x9E3779B97F4A7C15ULL;
+
+	x ^= x >> 12;
+	x ^= x << 25;
+	x ^= x >> 27;
+	*state = x;
+	return x * 0x2545F4914F6CDD1DULL;
+}
+
+void kshim_printk_init(void)
+{
+	const char *s = kshim_host_getenv("KSHIM_SEED");
+
+	verbose = kshim_host_getenv("KSHIM_VERBOSE") != NULL;
+	if (s && *s)
+		run_seed = kshim_host_strtoull(s);
+	else
+		run_seed = kshim_host_clock_ns() % 1000000007ULL;
+}

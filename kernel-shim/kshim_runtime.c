@@ -1,0 +1,116 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Start-up and exit checks of the runtime, and the kernel globals that
+ * kshim defines because the kernel file defining them is not compiled.
+ */
+#include <linux/kernel.h>
+#include <linux/percpu.h>
+#include <linux/vmstat.h>
+#include <linux/cpuhotplug.h>
+#include <linux/device.h>
+#include <linux/rcupdate.h>
+#include <kshim/host.h>
+#include <kshim/sched.h>
+#include <kshim/trace.h>
+#include <kshim/runtime.h>
+
+void kshim_printk_init(void);
+void kshim_slab_init(void);
+void kshim_rcu_init(void);
+void kshim_rcu_exit(void);
+long kshim_percpu_outstanding(void);
+void kshim_task_forget_current(void);
+
+struct kshim_trace_hooks kshim_trace;
+
+/* mm/vmstat.c is not compiled: the event counters live here. */
+DEFINE_PER_CPU(struct vm_event_state, vm_event_states);
+
+void all_vm_events(unsigned long *ret)
+{
+	int cpu, i;
+
+	memset(ret, 0, NR_VM_EVENT_ITEMS * sizeof(unsigned long));
+	for_each_possible_cpu(cpu)
+		for (i = 0; i < NR_VM_EVENT_ITEMS; i++)
+			ret[i] += per_cpu(vm_event_states, cpu).event[i];
+}
+
+unsigned long kshim_vm_event_sum(enum vm_event_item item)
+{
+	unsigned long sum = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		sum += READ_ONCE(per_cpu(vm_event_states, cpu).event[item]);
+	return sum;
+}
+
+static u32 init_state;	/* 0 never, 1 running, 2 done */
+
+void kshim_runtime_init(void)
+{
+	u32 expected = 0;
+
+	if (__atomic_load_n(&init_state, __ATOMIC_ACQUIRE) == 2)
+		return;
+	if (!__atomic_compare_exchange_n(&init_state, &expected, 1, 0,
+					 __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+		while (__atomic_load_n(&init_state, __ATOMIC_ACQUIRE) != 2)
+			kshim_host_futex_wait(&init_state, 1);
+		return;
+	}
+	kshim_printk_init();
+	kshim_cpus_init();
+	kshim_slab_init();
+	__atomic_store_n(&init_state, 2, __ATOMIC_RELEASE);
+	kshim_host_futex_wake(&init_state, INT_MAX);
+	kshim_rcu_init();
+}
+
+/*
+ * End of a test binary: run outstanding RCU callbacks, then every object
+ * still allocated is a leak. Returns the number of problems found.
+ */
+int kshim_runtime_exit_checks(void)
+{
+	long leaks, pcpu;
+	int problems = 0;
+
+	kshim_rcu_exit();
+	leaks = kshim_alloc_report_leaks();
+	/* The kmalloc-N caches themselves are host memory, not objects. */
+	if (leaks) {
+		pr_err("kshim: %ld object(s) leaked\n", leaks);
+		problems++;
+	}
+	pcpu = kshim_percpu_outstanding();
+	if (pcpu) {
+		pr_err("kshim: %ld per-CPU allocation(s) leaked\n", pcpu);
+		problems++;
+	}
+	kshim_task_forget_current();
+	return problems;
+}
+
+/* ==== Deliberate no-ops: each says why it is safe ========================= */
+
+/* Simulated CPUs never go offline or come online: no callback can be due. */
+int __cpuhp_setup_state(enum cpuhp_state state, const char *name, bool invoke,
+			int (*startup)(unsigned int cpu),
+			int (*teardown)(unsigned int cpu), bool multi_instance)
+{
+	return 0;
+}
+
+/* ==== Loud stubs: the kernel would do real work here ====================== */
+
+void *devm_kmalloc(struct device *dev, size_t size, gfp_t gfp)
+{
+	kshim_unimplemented(__func__);
+}
+
+int devm_add_action(struct device *dev, void (*action)(void *), void *data)
+{
+	kshim_unimplemented(__func__);
+}

@@ -1,0 +1,560 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kshim's memory allocator behind the real linux/slab.h, linux/vmalloc.h
+ * and the page-allocator calls in kshim's linux/gfp.h.
+ *
+ * Every object is its own host allocation, so valgrind and ASan see each
+ * kmalloc()/kmem_cache_alloc() precisely (overflow, use after free).
+ * Every object is counted and kept on a live list, so a leak is reported
+ * at exit with its cache and size, and any allocation can be made to fail
+ * (every Nth, or with a probability drawn from the run's seed). What is
+ * lost against SLUB is listed in docs/FAKES.md: no slab pages, a cache's
+ * constructor runs on every allocation, no per-CPU caches or merging.
+ */
+#include <linux/kernel.h>
+#include <linux/slab.h>
+#include <linux/vmalloc.h>
+#include <linux/gfp.h>
+#include <linux/mm.h>
+#include <linux/string.h>
+#include <linux/sched.h>
+#include <linux/sched/mm.h>
+#include <linux/rcupdate.h>
+#include <kshim/host.h>
+#include <kshim/runtime.h>
+
+struct kmem_cache {
+	const char *name;
+	unsigned int object_size;
+	unsigned int align;
+	slab_flags_t flags;
+	void (*ctor)(void *);
+	atomic_long_t live;
+};
+
+enum obj_kind { OBJ_KMALLOC, OBJ_CACHE, OBJ_VMALLOC, OBJ_PAGES };
+static const char *const kind_name[] = {
+	"kmalloc", "kmem_cache", "vmalloc", "pages",
+};
+
+#define OBJ_MAGIC	0x6b73686du	/* "kshm" */
+#define OBJ_FREED	0x66726565u	/* "free" */
+
+/*
+ * Header in front of every object. hdr_size is at least the object's
+ * alignment so the object itself stays aligned.
+ */
+struct obj_hdr {
+	u32 magic;
+	u16 kind;
+	u16 hdr_size;
+	size_t size;
+	struct kmem_cache *cache;
+	unsigned long caller;
+	struct obj_hdr *prev, *next;	/* live list */
+	struct rcu_head rcu;		/* SLAB_TYPESAFE_BY_RCU frees */
+};
+
+static struct obj_hdr live_head = { .prev = &live_head, .next = &live_head };
+static u32 live_lock;
+static atomic_long_t outstanding;
+static atomic_long_t total_allocs;
+static atomic_long_t injected_failures;
+static unsigned long fail_every;
+static unsigned long fail_ppm;
+static u64 fail_state;
+
+kmem_buckets kmalloc_caches[NR_KMALLOC_TYPES];
+
+/* The live list is guarded by a host-level lock: allocation may happen in
+ * any context, and must not itself be a kernel lock (it would recurse). */
+static void live_lock_acquire(void)
+{
+	while (__atomic_exchange_n(&live_lock, 1, __ATOMIC_ACQUIRE))
+		kshim_host_futex_wait(&live_lock, 1);
+}
+
+static void live_lock_release(void)
+{
+	__atomic_store_n(&live_lock, 0, __ATOMIC_RELEASE);
+	kshim_host_futex_wake(&live_lock, 1);
+}
+
+void kshim_alloc_fail_every(unsigned long nth)
+{
+	fail_every = nth;
+}
+
+void kshim_alloc_fail_ppm(unsigned long ppm)
+{
+	fail_ppm = ppm;
+	fail_state = kshim_seed() ^ 0xa11ca7e5ULL;
+}
+
+unsigned long kshim_alloc_failures(void)
+{
+	return atomic_long_read(&injected_failures);
+}
+
+long kshim_alloc_outstanding(void)
+{
+	return atomic_long_read(&outstanding);
+}
+
+unsigned long kshim_alloc_count(void)
+{
+	return atomic_long_read(&total_allocs);
+}
+
+static bool should_fail(gfp_t gfp)
+{
+	unsigned long n;
+
+	if (gfp & __GFP_NOFAIL)
+		return false;
+	n = atomic_long_read(&total_allocs);
+	if (fail_every && n % fail_every == 0)
+		goto fail;
+	if (fail_ppm) {
+		u64 r;
+
+		live_lock_acquire();
+		r = kshim_random(&fail_state);
+		live_lock_release();
+		if (r % 1000000 < fail_ppm)
+			goto fail;
+	}
+	return false;
+fail:
+	atomic_long_inc(&injected_failures);
+	return true;
+}
+
+static void *obj_alloc(enum obj_kind kind, size_t size, size_t align,
+		       gfp_t gfp, struct kmem_cache *cache,
+		       unsigned long caller)
+{
+	struct obj_hdr *h;
+	size_t hdr_size = sizeof(*h);
+	void *block, *obj;
+
+	if (gfpflags_allow_blocking(gfp))
+		might_sleep();
+	atomic_long_inc(&total_allocs);
+	if (should_fail(gfp))
+		return NULL;
+	if (align > hdr_size)
+		hdr_size = align;
+	hdr_size = ALIGN(hdr_size, sizeof(long) * 2);
+	block = kshim_host_alloc(hdr_size + size, align > 16 ? align : 16);
+	if (!block) {
+		if (gfp & __GFP_NOFAIL)
+			kshim_fatal("host out of memory for a __GFP_NOFAIL allocation");
+		return NULL;
+	}
+	/* The header sits right before the object. */
+	obj = (char *)block + hdr_size;
+	h = (struct obj_hdr *)((char *)obj - sizeof(*h));
+	h->magic = OBJ_MAGIC;
+	h->kind = kind;
+	h->hdr_size = hdr_size;
+	h->size = size;
+	h->cache = cache;
+	h->caller = caller;
+	live_lock_acquire();
+	h->next = live_head.next;
+	h->prev = &live_head;
+	live_head.next->prev = h;
+	live_head.next = h;
+	live_lock_release();
+	atomic_long_inc(&outstanding);
+	if (cache)
+		atomic_long_inc(&cache->live);
+	if (gfp & __GFP_ZERO)
+		memset(obj, 0, size);
+	return obj;
+}
+
+static struct obj_hdr *obj_hdr(const void *obj, const char *op)
+{
+	struct obj_hdr *h = (struct obj_hdr *)((char *)obj - sizeof(*h));
+
+	if (h->magic == OBJ_FREED)
+		kshim_fatal("%s(%p): double free", op, obj);
+	if (h->magic != OBJ_MAGIC)
+		kshim_fatal("%s(%p): not an object kshim allocated", op, obj);
+	return h;
+}
+
+static void obj_release(struct obj_hdr *h)
+{
+	void *block = (char *)h + sizeof(*h) - h->hdr_size;
+
+	kshim_host_free(block);
+}
+
+static void obj_rcu_release(struct rcu_head *rcu)
+{
+	obj_release(container_of(rcu, struct obj_hdr, rcu));
+}
+
+static void obj_free(const void *obj, enum obj_kind kind, const char *op)
+{
+	struct obj_hdr *h = obj_hdr(obj, op);
+
+	if (h->kind != kind)
+		kshim_fatal("%s(%p): object came from %s", op, obj,
+			    kind_name[h->kind]);
+	live_lock_acquire();
+	h->prev->next = h->next;
+	h->next->prev = h->prev;
+	live_lock_release();
+	h->magic = OBJ_FREED;
+	atomic_long_dec(&outstanding);
+	if (h->cache) {
+		atomic_long_dec(&h->cache->live);
+		/* Memory stays valid for RCU readers until a grace period. */
+		if (h->cache->flags & SLAB_TYPESAFE_BY_RCU) {
+			call_rcu(&h->rcu, obj_rcu_release);
+			return;
+		}
+	}
+	obj_release(h);
+}
+
+long kshim_alloc_report_leaks(void)
+{
+	struct obj_hdr *h;
+	long n = 0;
+
+	live_lock_acquire();
+	for (h = live_head.next; h != &live_head; h = h->next) {
+		if (n < 20)
+			pr_err("kshim: leak: %s %s%zu bytes at %px, allocated from %pS\n",
+			       kind_name[h->kind],
+			       h->cache ? h->cache->name : "",
+			       h->size, (char *)h + sizeof(*h),
+			       (void *)h->caller);
+		n++;
+	}
+	live_lock_release();
+	if (n > 20)
+		pr_err("kshim: leak: ... and %ld more\n", n - 20);
+	return n;
+}
+
+/* ---- slab ---------------------------------------------------------------- */
+
+struct kmem_cache *__kmem_cache_create_args(const char *name,
+					    unsigned int object_size,
+					    struct kmem_cache_args *args,
+					    slab_flags_t flags)
+{
+	struct kmem_cache *s = kshim_host_alloc(sizeof(*s), 0);
+
+	if (!s) {
+		if (flags & SLAB_PANIC)
+			panic("kmem_cache_create: cannot create %s", name);
+		return NULL;
+	}
+	memset(s, 0, sizeof(*s));
+	s->name = name;
+	s->object_size = object_size;
+	s->flags = flags;
+	s->align = args && args->align ? args->align : sizeof(long long);
+	if (flags & SLAB_HWCACHE_ALIGN && s->align < L1_CACHE_BYTES)
+		s->align = L1_CACHE_BYTES;
+	s->ctor = args ? args->ctor : NULL;
+	return s;
+}
+
+void kmem_cache_destroy(struct kmem_cache *s)
+{
+	long live;
+
+	if (!s)
+		return;
+	live = atomic_long_read(&s->live);
+	if (live)
+		kshim_report("kmem_cache_destroy %s: Slab cache still has %ld objects",
+			     s->name, live);
+	kshim_host_free(s);
+}
+
+int kmem_cache_shrink(struct kmem_cache *s)
+{
+	return 0;	/* no slab pages to give back */
+}
+
+unsigned int kmem_cache_size(struct kmem_cache *s)
+{
+	return s->object_size;
+}
+
+static void *cache_alloc(struct kmem_cache *s, gfp_t gfp, unsigned long caller)
+{
+	void *obj = obj_alloc(OBJ_CACHE, s->object_size, s->align, gfp, s,
+			      caller);
+
+	if (obj && s->ctor)
+		s->ctor(obj);
+	return obj;
+}
+
+void *kmem_cache_alloc_noprof(struct kmem_cache *s, gfp_t gfp)
+{
+	return cache_alloc(s, gfp, _RET_IP_);
+}
+
+void *kmem_cache_alloc_lru_noprof(struct kmem_cache *s, struct list_lru *lru,
+				  gfp_t gfp)
+{
+	return cache_alloc(s, gfp, _RET_IP_);
+}
+
+void *kmem_cache_alloc_node_noprof(struct kmem_cache *s, gfp_t gfp, int node)
+{
+	return cache_alloc(s, gfp, _RET_IP_);
+}
+
+void kmem_cache_free(struct kmem_cache *s, void *obj)
+{
+	if (!obj)
+		return;
+	if (obj_hdr(obj, "kmem_cache_free")->cache != s)
+		kshim_fatal("kmem_cache_free(%s, %p): object belongs to another cache",
+			    s->name, obj);
+	obj_free(obj, OBJ_CACHE, "kmem_cache_free");
+}
+
+void kmem_cache_free_bulk(struct kmem_cache *s, size_t size, void **p)
+{
+	size_t i;
+
+	for (i = 0; i < size; i++)
+		kfree(p[i]);
+}
+
+int kmem_cache_alloc_bulk_noprof(struct kmem_cache *s, gfp_t flags,
+				 size_t size, void **p)
+{
+	size_t i;
+
+	for (i = 0; i < size; i++) {
+		p[i] = cache_alloc(s, flags, _RET_IP_);
+		if (!p[i]) {
+			kmem_cache_free_bulk(s, i, p);
+			return 0;
+		}
+	}
+	return size;
+}
+
+/* ---- kmalloc ------------------------------------------------------------- */
+
+static void *kmalloc_any(size_t size, gfp_t gfp, unsigned long caller)
+{
+	if (!size)
+		return ZERO_SIZE_PTR;
+	return obj_alloc(OBJ_KMALLOC, size, ARCH_KMALLOC_MINALIGN, gfp, NULL,
+			 caller);
+}
+
+void *__kmalloc_noprof(size_t size, gfp_t flags)
+{
+	return kmalloc_any(size, flags, _RET_IP_);
+}
+
+void *__kmalloc_node_noprof(size_t size, gfp_t flags, int node)
+{
+	return kmalloc_any(size, flags, _RET_IP_);
+}
+
+/* The kmalloc-N caches only route constant sizes here; the object is
+ * still a plain kmalloc object of exactly the requested size. */
+void *__kmalloc_cache_noprof(struct kmem_cache *s, gfp_t flags, size_t size)
+{
+	return kmalloc_any(size, flags, _RET_IP_);
+}
+
+void *__kmalloc_cache_node_noprof(struct kmem_cache *s, gfp_t flags,
+				  int node, size_t size)
+{
+	return kmalloc_any(size, flags, _RET_IP_);
+}
+
+void *__kmalloc_large_noprof(size_t size, gfp_t flags)
+{
+	return kmalloc_any(size, flags, _RET_IP_);
+}
+
+void *__kmalloc_large_node_noprof(size_t size, gfp_t flags, int node)
+{
+	return kmalloc_any(size, flags, _RET_IP_);
+}
+
+void *__kmalloc_node_track_caller_noprof(size_t size, gfp_t flags, int node,
+					 unsigned long caller)
+{
+	return kmalloc_any(size, flags, caller);
+}
+
+void kfree(const void *obj)
+{
+	if (ZERO_OR_NULL_PTR(obj))
+		return;
+	if (obj_hdr(obj, "kfree")->kind == OBJ_CACHE) {
+		/* kfree() of a kmem_cache object is legal in 6.12. */
+		obj_free(obj, OBJ_CACHE, "kfree");
+		return;
+	}
+	obj_free(obj, OBJ_KMALLOC, "kfree");
+}
+
+void kfree_sensitive(const void *obj)
+{
+	if (!ZERO_OR_NULL_PTR(obj))
+		memset((void *)obj, 0, obj_hdr(obj, "kfree_sensitive")->size);
+	kfree(obj);
+}
+
+size_t ksize(const void *obj)
+{
+	if (ZERO_OR_NULL_PTR(obj))
+		return 0;
+	return obj_hdr(obj, "ksize")->size;
+}
+
+size_t __ksize(const void *obj)
+{
+	return ksize(obj);
+}
+
+size_t kmalloc_size_roundup(size_t size)
+{
+	return size;
+}
+
+void *krealloc_noprof(const void *p, size_t new_size, gfp_t flags)
+{
+	size_t old = ksize(p);
+	void *n;
+
+	if (!new_size) {
+		kfree(p);
+		return ZERO_SIZE_PTR;
+	}
+	if (p && !ZERO_OR_NULL_PTR(p) && new_size <= old)
+		return (void *)p;
+	n = kmalloc_any(new_size, flags & ~__GFP_ZERO, _RET_IP_);
+	if (!n)
+		return NULL;
+	if (!ZERO_OR_NULL_PTR(p))
+		memcpy(n, p, old);
+	if (flags & __GFP_ZERO)
+		memset((char *)n + old, 0, new_size - old);
+	kfree(p);
+	return n;
+}
+
+bool slab_is_available(void)
+{
+	return true;
+}
+
+/* ---- vmalloc and kvmalloc ------------------------------------------------ */
+
+void *vmalloc_noprof(unsigned long size)
+{
+	return obj_alloc(OBJ_VMALLOC, size, PAGE_SIZE, GFP_KERNEL, NULL,
+			 _RET_IP_);
+}
+
+void *vzalloc_noprof(unsigned long size)
+{
+	return obj_alloc(OBJ_VMALLOC, size, PAGE_SIZE,
+			 GFP_KERNEL | __GFP_ZERO, NULL, _RET_IP_);
+}
+
+void *__vmalloc_noprof(unsigned long size, gfp_t gfp)
+{
+	return obj_alloc(OBJ_VMALLOC, size, PAGE_SIZE, gfp, NULL, _RET_IP_);
+}
+
+void vfree(const void *addr)
+{
+	if (addr)
+		obj_free(addr, OBJ_VMALLOC, "vfree");
+}
+
+void *__kvmalloc_node_noprof(size_t size, gfp_t flags, int node)
+{
+	return kmalloc_any(size, flags, _RET_IP_);
+}
+
+void kvfree(const void *addr)
+{
+	if (!ZERO_OR_NULL_PTR(addr) &&
+	    obj_hdr(addr, "kvfree")->kind == OBJ_VMALLOC)
+		vfree(addr);
+	else
+		kfree(addr);
+}
+
+void kvfree_sensitive(const void *addr, size_t len)
+{
+	if (addr)
+		memset((void *)addr, 0, len);
+	kvfree(addr);
+}
+
+bool is_vmalloc_addr(const void *x)
+{
+	return x && !ZERO_OR_NULL_PTR(x) &&
+	       obj_hdr(x, "is_vmalloc_addr")->kind == OBJ_VMALLOC;
+}
+
+/* ---- pages --------------------------------------------------------------- */
+
+unsigned long __get_free_pages(gfp_t gfp_mask, unsigned int order)
+{
+	return (unsigned long)obj_alloc(OBJ_PAGES, PAGE_SIZE << order,
+					PAGE_SIZE, gfp_mask, NULL, _RET_IP_);
+}
+
+unsigned long get_zeroed_page(gfp_t gfp_mask)
+{
+	return __get_free_pages(gfp_mask | __GFP_ZERO, 0);
+}
+
+void free_pages(unsigned long addr, unsigned int order)
+{
+	if (addr)
+		obj_free((void *)addr, OBJ_PAGES, "free_pages");
+}
+
+/*
+ * kshim has no struct page array yet. virt_to_page() answers with one
+ * descriptor standing for "a page of node 0"; page_to_nid() of it is 0,
+ * which is all the compiled code asks of it today (list_lru's node).
+ */
+static struct { unsigned long flags; } node0_page;
+
+struct page *virt_to_page(const void *addr)
+{
+	return (struct page *)&node0_page;
+}
+
+void kshim_slab_init(void)
+{
+	int type, i;
+
+	for (i = 0; i <= KMALLOC_SHIFT_HIGH; i++) {
+		struct kmem_cache *s;
+		unsigned int size = i == 1 ? 96 : i == 2 ? 192 : 1U << i;
+
+		s = __kmem_cache_create_args("kmalloc", size, NULL, 0);
+		for (type = 0; type < NR_KMALLOC_TYPES; type++)
+			kmalloc_caches[type][i] = s;
+	}
+}

@@ -1,0 +1,251 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Tasks and simulated CPUs: current, the preempt count, "interrupts off",
+ * might_sleep(), and ownership of a simulated CPU while a task is in an
+ * atomic section.
+ *
+ * WHY CPU OWNERSHIP: in the kernel only one task runs on a CPU at a time,
+ * so per-CPU data touched with preemption or interrupts disabled needs no
+ * lock. The parallel backend runs many threads "on" each simulated CPU, so
+ * a task entering an atomic section (preempt count 0 -> 1, or interrupts
+ * off) takes its CPU's lock until it leaves. Per-CPU code then runs as
+ * exclusively as on a real machine.
+ */
+#include <linux/kernel.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/cpumask.h>
+#include <linux/preempt.h>
+#include <kshim/host.h>
+#include <kshim/sched.h>
+#include <kshim/runtime.h>
+
+struct kshim_task {
+	struct task_struct task;
+	int preempt_count;
+	bool irqs_off;
+	bool cpu_owned;
+	bool adopted;
+	void (*fn)(void *);
+	void *arg;
+	unsigned long thread;
+};
+
+static atomic_t next_pid = ATOMIC_INIT(1);
+static atomic_t next_cpu = ATOMIC_INIT(0);
+
+static struct kshim_task *task_alloc(const char *name, int cpu)
+{
+	struct kshim_task *kt = kshim_host_alloc(sizeof(*kt), 64);
+
+	if (!kt)
+		kshim_fatal("out of host memory for a task");
+	memset(kt, 0, sizeof(*kt));
+	kt->task.kshim = kt;
+	kt->task.pid = atomic_inc_return(&next_pid);
+	kt->task.__state = TASK_RUNNING;
+	strscpy(kt->task.comm, name, sizeof(kt->task.comm));
+	if (cpu < 0)
+		cpu = (atomic_inc_return(&next_cpu) - 1) % nr_cpu_ids;
+	kt->task.thread_info.cpu = cpu;
+	return kt;
+}
+
+static void task_enter(struct kshim_task *kt)
+{
+	kshim_host_tls_set(&kt->task);
+	kshim_host_rcu_register();
+}
+
+static void task_leave(struct kshim_task *kt)
+{
+	if (kt->preempt_count || kt->irqs_off)
+		kshim_report("task %s exits in atomic context (preempt_count %d%s)",
+			     kt->task.comm, kt->preempt_count,
+			     kt->irqs_off ? ", irqs off" : "");
+	kshim_host_rcu_unregister();
+	kshim_host_tls_set(NULL);
+}
+
+/*
+ * A thread that calls kernel code without being a kshim task (the test's
+ * main thread) becomes one on first use, on CPU 0.
+ */
+struct task_struct *kshim_current(void)
+{
+	struct task_struct *t = kshim_host_tls_get();
+	struct kshim_task *kt;
+
+	if (likely(t))
+		return t;
+	kshim_runtime_init();
+	kt = task_alloc("main", 0);
+	kt->adopted = true;
+	task_enter(kt);
+	return &kt->task;
+}
+
+void kshim_task_forget_current(void)
+{
+	struct task_struct *t = kshim_host_tls_get();
+
+	if (t && t->kshim->adopted) {
+		task_leave(t->kshim);
+		kshim_host_free(t->kshim);
+	}
+}
+
+static void task_main(void *arg)
+{
+	struct kshim_task *kt = arg;
+
+	task_enter(kt);
+	kt->fn(kt->arg);
+	task_leave(kt);
+}
+
+struct task_struct *kshim_task_run(void (*fn)(void *), void *arg,
+				   const char *name, int cpu)
+{
+	struct kshim_task *kt;
+	int err;
+
+	kshim_runtime_init();
+	kt = task_alloc(name, cpu);
+	kt->fn = fn;
+	kt->arg = arg;
+	err = kshim_sched->task_start(&kt->task, task_main, kt);
+	if (err)
+		kshim_fatal("cannot start task %s: error %d", name, err);
+	return &kt->task;
+}
+
+void kshim_task_join(struct task_struct *t)
+{
+	kshim_sched->task_join(t);
+	kshim_host_free(t->kshim);
+}
+
+unsigned long kshim_task_thread(struct task_struct *t)
+{
+	return t->kshim->thread;
+}
+
+void kshim_task_set_thread(struct task_struct *t, unsigned long id)
+{
+	t->kshim->thread = id;
+}
+
+int kshim_cpu_id(void)
+{
+	return current->thread_info.cpu;
+}
+
+/* ---- atomic sections ---------------------------------------------------- */
+
+static void atomic_enter(struct kshim_task *kt)
+{
+	if (!kt->cpu_owned) {
+		kshim_cpu_claim(kt->task.thread_info.cpu);
+		kt->cpu_owned = true;
+	}
+}
+
+static void atomic_leave(struct kshim_task *kt)
+{
+	if (kt->cpu_owned && !kt->preempt_count && !kt->irqs_off) {
+		kt->cpu_owned = false;
+		kshim_cpu_release(kt->task.thread_info.cpu);
+	}
+}
+
+int *kshim_preempt_count_ptr(void)
+{
+	return &current->kshim->preempt_count;
+}
+
+void kshim_preempt_count_add(int val)
+{
+	struct kshim_task *kt = current->kshim;
+
+	kt->preempt_count += val;
+	atomic_enter(kt);
+}
+
+void kshim_preempt_count_sub(int val)
+{
+	struct kshim_task *kt = current->kshim;
+
+	kt->preempt_count -= val;
+	if (kt->preempt_count < 0)
+		kshim_report("preempt count underflow in %s", kt->task.comm);
+	atomic_leave(kt);
+}
+
+unsigned long kshim_irq_save_flags(void)
+{
+	return current->kshim->irqs_off ? ARCH_IRQ_DISABLED : 0;
+}
+
+void kshim_irq_restore_flags(unsigned long flags)
+{
+	struct kshim_task *kt = current->kshim;
+
+	if (flags == ARCH_IRQ_DISABLED) {
+		kt->irqs_off = true;
+		atomic_enter(kt);
+	} else {
+		kt->irqs_off = false;
+		atomic_leave(kt);
+	}
+}
+
+void __local_bh_enable_ip(unsigned long ip, unsigned int cnt)
+{
+	kshim_preempt_count_sub(cnt);
+}
+
+void _local_bh_enable(void)
+{
+	kshim_preempt_count_sub(SOFTIRQ_DISABLE_OFFSET);
+}
+
+/*
+ * The kernel's "sleeping function called from invalid context" check
+ * (CONFIG_DEBUG_ATOMIC_SLEEP): a test that sleeps in atomic context fails.
+ */
+void __might_sleep(const char *file, int line)
+{
+	struct kshim_task *kt = current->kshim;
+
+	if (kt->preempt_count || kt->irqs_off)
+		kshim_report("BUG: sleeping function called from invalid context at %s:%d\n"
+			     "in_atomic(): %d, irqs_disabled(): %d, pid: %d, name: %s",
+			     file, line, kt->preempt_count != 0, kt->irqs_off,
+			     kt->task.pid, kt->task.comm);
+}
+
+void __might_resched(const char *file, int line, unsigned int offsets)
+{
+	__might_sleep(file, line);
+}
+
+void __cant_sleep(const char *file, int line, int preempt_offset)
+{
+	struct kshim_task *kt = current->kshim;
+
+	if (!kt->preempt_count && !kt->irqs_off)
+		kshim_report("BUG: assuming atomic context at %s:%d", file, line);
+}
+
+int kshim_cond_resched(void)
+{
+	kshim_switch_point(KSHIM_SW_COND_RESCHED, NULL);
+	return 0;
+}
+
+void kshim_cpu_relax(void)
+{
+	kshim_switch_point(KSHIM_SW_CPU_RELAX, NULL);
+}
