@@ -1,0 +1,177 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kshim's own runtime, checked the way the kernel code under test relies
+ * on it: lockdep_assert_held() really checks the owner, sleeping in atomic
+ * context is reported, per-CPU variables are per simulated CPU, allocation
+ * failure injection fails allocations, WARN_ON is counted, and a mutex
+ * excludes concurrent tasks.
+ */
+#include <linux/kernel.h>
+#include <linux/spinlock.h>
+#include <linux/mutex.h>
+#include <linux/rwsem.h>
+#include <linux/percpu.h>
+#include <linux/slab.h>
+#include <linux/sched.h>
+#include <linux/completion.h>
+#include <linux/rcupdate.h>
+#include <kshim/ktest.h>
+#include <kshim/sched.h>
+
+static DEFINE_SPINLOCK(test_lock);
+static DEFINE_MUTEX(test_mutex);
+static DEFINE_PER_CPU(unsigned long, test_pcpu);
+
+static void test_lockdep_assert_held_checks_owner(void)
+{
+	spin_lock(&test_lock);
+	lockdep_assert_held(&test_lock);	/* held: silent */
+	spin_unlock(&test_lock);
+
+	kshim_test_expect_reports(1);
+	lockdep_assert_held(&test_lock);	/* not held: reported */
+}
+
+static void other_task_holds(void *arg)
+{
+	struct completion *c = arg;
+
+	mutex_lock(&test_mutex);
+	complete(&c[0]);
+	wait_for_completion(&c[1]);
+	mutex_unlock(&test_mutex);
+}
+
+static void test_lockdep_assert_held_by_other_task_fails(void)
+{
+	struct completion c[2];
+	struct task_struct *t;
+
+	init_completion(&c[0]);
+	init_completion(&c[1]);
+	t = kshim_task_run(other_task_holds, c, "holder", -1);
+	wait_for_completion(&c[0]);
+	KSHIM_ASSERT(mutex_is_locked(&test_mutex));
+	kshim_test_expect_reports(1);
+	lockdep_assert_held(&test_mutex);	/* locked, but not by us */
+	complete(&c[1]);
+	kshim_task_join(t);
+	KSHIM_ASSERT(!mutex_is_locked(&test_mutex));
+}
+
+static void test_sleep_in_atomic_is_reported(void)
+{
+	spin_lock(&test_lock);
+	kshim_test_expect_reports(1);
+	might_sleep();
+	spin_unlock(&test_lock);
+	might_sleep();				/* not atomic: silent */
+}
+
+static void test_percpu_is_per_simulated_cpu(void)
+{
+	unsigned long __percpu *dyn = alloc_percpu(unsigned long);
+	int cpu;
+
+	KSHIM_ASSERT_FATAL(dyn != NULL);
+	KSHIM_ASSERT(nr_cpu_ids >= 1);
+	for_each_possible_cpu(cpu) {
+		*per_cpu_ptr(&test_pcpu, cpu) = 100 + cpu;
+		*per_cpu_ptr(dyn, cpu) = 200 + cpu;
+	}
+	for_each_possible_cpu(cpu) {
+		KSHIM_ASSERT_EQ(per_cpu(test_pcpu, cpu), 100 + cpu);
+		KSHIM_ASSERT_EQ(*per_cpu_ptr(dyn, cpu), 200 + cpu);
+	}
+	if (nr_cpu_ids > 1)
+		KSHIM_ASSERT(per_cpu_ptr(&test_pcpu, 0) !=
+			     per_cpu_ptr(&test_pcpu, 1));
+	/* this_cpu_* reach the current task's CPU. */
+	this_cpu_add(test_pcpu, 5);
+	KSHIM_ASSERT_EQ(per_cpu(test_pcpu, raw_smp_processor_id()),
+			100 + raw_smp_processor_id() + 5);
+	free_percpu(dyn);
+}
+
+static void test_alloc_failure_injection(void)
+{
+	void *p;
+
+	kshim_alloc_fail_every(1);
+	p = kmalloc(64, GFP_KERNEL);
+	KSHIM_ASSERT_NULL(p);
+	p = kmalloc(64, GFP_KERNEL | __GFP_NOFAIL);	/* never fails */
+	KSHIM_ASSERT_NOT_NULL(p);
+	kshim_alloc_fail_every(0);
+	kfree(p);
+	p = kmalloc(64, GFP_KERNEL);
+	KSHIM_ASSERT_NOT_NULL(p);
+	kfree(p);
+}
+
+static void test_warn_on_is_counted(void)
+{
+	unsigned long before = kshim_warn_count();
+
+	kshim_test_expect_warns(1);
+	KSHIM_ASSERT(WARN_ON(1));
+	KSHIM_ASSERT(!WARN_ON(0));
+	KSHIM_ASSERT_EQ(kshim_warn_count(), before + 1);
+}
+
+#define COUNTER_TASKS	8
+static unsigned long shared_counter;	/* guarded by test_mutex */
+
+static void count_under_mutex(void *arg)
+{
+	int i;
+
+	for (i = 0; i < 2000; i++) {
+		mutex_lock(&test_mutex);
+		shared_counter++;
+		mutex_unlock(&test_mutex);
+	}
+}
+
+static void test_mutex_excludes_tasks(void)
+{
+	struct task_struct *t[COUNTER_TASKS];
+	int i;
+
+	shared_counter = 0;
+	for (i = 0; i < COUNTER_TASKS; i++)
+		t[i] = kshim_task_run(count_under_mutex, NULL, "counter", -1);
+	for (i = 0; i < COUNTER_TASKS; i++)
+		kshim_task_join(t[i]);
+	KSHIM_ASSERT_EQ(shared_counter, COUNTER_TASKS * 2000);
+}
+
+struct rcu_obj {
+	int v;
+	struct rcu_head rcu;
+};
+
+static void test_kfree_rcu_frees_after_grace_period(void)
+{
+	long before = kshim_alloc_outstanding();
+	struct rcu_obj *o = kmalloc(sizeof(*o), GFP_KERNEL);
+
+	KSHIM_ASSERT_FATAL(o != NULL);
+	kfree_rcu(o, rcu);
+	rcu_barrier();
+	KSHIM_ASSERT_EQ(kshim_alloc_outstanding(), before);
+}
+
+static const struct kshim_test runtime_tests[] = {
+	KSHIM_TEST(test_lockdep_assert_held_checks_owner),
+	KSHIM_TEST(test_lockdep_assert_held_by_other_task_fails),
+	KSHIM_TEST(test_sleep_in_atomic_is_reported),
+	KSHIM_TEST(test_percpu_is_per_simulated_cpu),
+	KSHIM_TEST(test_alloc_failure_injection),
+	KSHIM_TEST(test_warn_on_is_counted),
+	KSHIM_TEST(test_mutex_excludes_tasks),
+	KSHIM_TEST(test_kfree_rcu_frees_after_grace_period),
+	{ }
+};
+
+KSHIM_SUITES({ "runtime", NULL, NULL, runtime_tests });
