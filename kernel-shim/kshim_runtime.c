@@ -114,3 +114,9 @@ int devm_add_action(struct device *dev, void (*action)(void *), void *data)
 {
 	kshim_unimplemented(__func__);
 }
+
+int devm_add_action_or_reset(struct device *dev, void (*action)(void *),
+			     void *data)
+{
+	kshim_unimplemented(__func__);
+}

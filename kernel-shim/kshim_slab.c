@@ -230,11 +230,10 @@ long kshim_alloc_report_leaks(void)
 	live_lock_acquire();
 	for (h = live_head.next; h != &live_head; h = h->next) {
 		if (n < 20)
-			pr_err("kshim: leak: %s %s%zu bytes at %px, allocated from %pS\n",
-			       kind_name[h->kind],
-			       h->cache ? h->cache->name : "",
-			       h->size, (char *)h + sizeof(*h),
-			       (void *)h->caller);
+			pr_err("kshim: leak: %s%s%s: %zu bytes at %p, allocated from %p\n",
+			       kind_name[h->kind], h->cache ? " " : "",
+			       h->cache ? h->cache->name : "", h->size,
+			       (char *)h + sizeof(*h), (void *)h->caller);
 		n++;
 	}
 	live_lock_release();
