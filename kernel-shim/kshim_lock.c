@@ -49,7 +49,7 @@ static void lock_wake(struct kshim_lock *l, int nr)
 
 static void check_recursion(struct kshim_lock *l)
 {
-	if (l->owner == current)
+	if (READ_ONCE(l->owner) == current)
 		kshim_fatal("recursive locking: %s already held by %s",
 			    lock_name(l), current->comm);
 }
