@@ -50,6 +50,8 @@ def main():
         print('kshim: header audit:', p)
     print(f'header audit: {len(kernel_objs)} kernel-world objects, '
           f'{checked} with dependency records, {len(problems)} problem(s)')
+    print(f'KSHIM-RESULT tests=1 passed={0 if problems else 1} '
+          f'failed={1 if problems else 0} skipped=0')
     if checked == 0:
         sys.exit('kshim: header audit: ninja has no dependency records '
                  '(build first)')
