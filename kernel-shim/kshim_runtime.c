@@ -18,6 +18,8 @@ void kshim_printk_init(void);
 void kshim_slab_init(void);
 void kshim_rcu_init(void);
 void kshim_rcu_exit(void);
+void kshim_time_init(void);
+void kshim_time_exit(void);
 long kshim_percpu_outstanding(void);
 void kshim_task_forget_current(void);
 
@@ -66,6 +68,7 @@ void kshim_runtime_init(void)
 	__atomic_store_n(&init_state, 2, __ATOMIC_RELEASE);
 	kshim_host_futex_wake(&init_state, INT_MAX);
 	kshim_rcu_init();
+	kshim_time_init();
 }
 
 /*
@@ -77,6 +80,7 @@ int kshim_runtime_exit_checks(void)
 	long leaks, pcpu;
 	int problems = 0;
 
+	kshim_time_exit();
 	kshim_rcu_exit();
 	leaks = kshim_alloc_report_leaks();
 	/* The kmalloc-N caches themselves are host memory, not objects. */

@@ -31,6 +31,11 @@ static void parallel_switch_point(enum kshim_switch_reason why,
 		kshim_host_yield();
 }
 
+static void parallel_sleep_ns(u64 ns)
+{
+	kshim_host_sleep_ns(ns);
+}
+
 static int parallel_task_start(struct task_struct *t, void (*fn)(void *),
 			       void *arg)
 {
@@ -52,6 +57,7 @@ const struct kshim_sched_ops kshim_sched_parallel = {
 	.wait		= parallel_wait,
 	.wake		= parallel_wake,
 	.switch_point	= parallel_switch_point,
+	.sleep_ns	= parallel_sleep_ns,
 	.task_start	= parallel_task_start,
 	.task_join	= parallel_task_join,
 };

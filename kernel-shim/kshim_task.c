@@ -17,6 +17,7 @@
 #include <linux/string.h>
 #include <linux/cpumask.h>
 #include <linux/preempt.h>
+#include <linux/wait.h>
 #include <kshim/host.h>
 #include <kshim/sched.h>
 #include <kshim/runtime.h>
@@ -105,8 +106,14 @@ static void task_main(void *arg)
 	task_leave(kt);
 }
 
-struct task_struct *kshim_task_run(void (*fn)(void *), void *arg,
-				   const char *name, int cpu)
+/*
+ * Start fn(arg) as a task in the given state: TASK_RUNNING for a task that
+ * runs at once, a sleeping state for one (a new kthread) whose fn starts
+ * by calling schedule() and so waits for its first wake-up.
+ */
+struct task_struct *kshim_task_create(void (*fn)(void *), void *arg,
+				      const char *name, int cpu,
+				      unsigned int state)
 {
 	struct kshim_task *kt;
 	int err;
@@ -115,10 +122,17 @@ struct task_struct *kshim_task_run(void (*fn)(void *), void *arg,
 	kt = task_alloc(name, cpu);
 	kt->fn = fn;
 	kt->arg = arg;
+	kt->task.__state = state;
 	err = kshim_sched->task_start(&kt->task, task_main, kt);
 	if (err)
 		kshim_fatal("cannot start task %s: error %d", name, err);
 	return &kt->task;
+}
+
+struct task_struct *kshim_task_run(void (*fn)(void *), void *arg,
+				   const char *name, int cpu)
+{
+	return kshim_task_create(fn, arg, name, cpu, TASK_RUNNING);
 }
 
 void kshim_task_join(struct task_struct *t)
@@ -248,4 +262,90 @@ int kshim_cond_resched(void)
 void kshim_cpu_relax(void)
 {
 	kshim_switch_point(KSHIM_SW_CPU_RELAX, NULL);
+}
+
+/* ---- sleeping and waking ------------------------------------------------- */
+
+/*
+ * set_current_state() with the kernel's full barrier (smp_store_mb): the
+ * state store is ordered before the caller's condition check, and a waker
+ * stores the condition before it looks at the state (try_to_wake_up()).
+ * That pairing is what makes "set state, check, schedule()" lose no
+ * wake-up.
+ */
+void kshim_set_task_state(unsigned int state)
+{
+	smp_store_mb(current->__state, state);
+}
+
+/*
+ * schedule() for a task that set a sleeping state: block until a wake-up
+ * sets the state back to TASK_RUNNING. If that already happened between
+ * the condition check and this call, return at once, as the kernel's
+ * schedule() does for a task that was woken before it was dequeued.
+ */
+void schedule(void)
+{
+	struct task_struct *t = current;
+	unsigned int state;
+
+	__might_sleep(__FILE__, __LINE__);
+	kshim_switch_point(KSHIM_SW_COND_RESCHED, NULL);
+	while ((state = smp_load_acquire(&t->__state)) != TASK_RUNNING)
+		kshim_wait(&t->__state, state, "schedule");
+}
+
+void io_schedule(void)
+{
+	schedule();
+}
+
+void schedule_preempt_disabled(void)
+{
+	sched_preempt_enable_no_resched();
+	schedule();
+	preempt_disable();
+}
+
+/* Returns 1 if p was in a state in state_mask and is now running. */
+int try_to_wake_up(struct task_struct *p, unsigned int state_mask,
+		   int wake_flags)
+{
+	unsigned int state;
+
+	smp_mb();	/* the waker's condition store before the state load */
+	state = READ_ONCE(p->__state);
+	do {
+		if (!(state & state_mask))
+			return 0;
+	} while (!__atomic_compare_exchange_n(&p->__state, &state,
+					      TASK_RUNNING, 0,
+					      __ATOMIC_SEQ_CST,
+					      __ATOMIC_RELAXED));
+	kshim_wake(&p->__state, INT_MAX);
+	kshim_switch_point(KSHIM_SW_WAKE, p);
+	return 1;
+}
+
+int wake_up_process(struct task_struct *p)
+{
+	return try_to_wake_up(p, TASK_NORMAL, 0);
+}
+
+int wake_up_state(struct task_struct *p, unsigned int state)
+{
+	return try_to_wake_up(p, state, 0);
+}
+
+/* kernel/sched/core.c's, verbatim in effect: wake the waiting task. */
+int default_wake_function(struct wait_queue_entry *curr, unsigned mode,
+			  int wake_flags, void *key)
+{
+	return try_to_wake_up(curr->private, mode, wake_flags);
+}
+
+void yield(void)
+{
+	kshim_switch_point(KSHIM_SW_COND_RESCHED, NULL);
+	kshim_host_yield();
 }

@@ -123,6 +123,17 @@ unsigned long long kshim_host_clock_ns(void)
 	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
 }
 
+void kshim_host_sleep_ns(unsigned long long ns)
+{
+	struct timespec ts = {
+		.tv_sec = ns / 1000000000ULL,
+		.tv_nsec = ns % 1000000000ULL,
+	};
+
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
 int kshim_host_vsnprintf(char *buf, unsigned long size, const char *fmt,
 			 __builtin_va_list ap)
 {

@@ -26,8 +26,9 @@ void *kshim_host_tls_get(void);
 void kshim_host_tls_set(void *p);
 void kshim_host_yield(void);
 
-/* CLOCK_MONOTONIC in nanoseconds. */
+/* CLOCK_MONOTONIC in nanoseconds; sleep for ns nanoseconds. */
 unsigned long long kshim_host_clock_ns(void);
+void kshim_host_sleep_ns(unsigned long long ns);
 
 /* Output and formatting (the C library's printf, not the kernel's). */
 int kshim_host_vsnprintf(char *buf, unsigned long size, const char *fmt,

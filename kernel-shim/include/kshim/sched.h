@@ -29,6 +29,8 @@ struct kshim_sched_ops {
 	void (*wake)(u32 *word, int nr);
 	/* A place where another task may run. */
 	void (*switch_point)(enum kshim_switch_reason why, const void *obj);
+	/* Let ns of the backend's clock pass for the current task. */
+	void (*sleep_ns)(u64 ns);
 	/* Start fn(arg) as a new task; returns 0 or -errno. */
 	int (*task_start)(struct task_struct *t, void (*fn)(void *), void *arg);
 	void (*task_join)(struct task_struct *t);
@@ -59,6 +61,12 @@ static inline void kshim_switch_point(enum kshim_switch_reason why,
 struct task_struct *kshim_task_run(void (*fn)(void *), void *arg,
 				   const char *name, int cpu);
 void kshim_task_join(struct task_struct *t);
+struct task_struct *kshim_task_create(void (*fn)(void *), void *arg,
+				      const char *name, int cpu,
+				      unsigned int state);
+
+/* The kshim clock in ns since start (kshim_time.c). */
+u64 kshim_clock_ns(void);
 
 /* Simulated CPUs: nr_cpu_ids, from KSHIM_NCPUS (default at build time). */
 void kshim_cpus_init(void);

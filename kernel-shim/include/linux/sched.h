@@ -18,6 +18,7 @@
 #include <linux/kernel.h>
 #include <linux/jiffies.h>
 #include <linux/smp.h>
+#include <linux/timer.h>	/* the kernel's sched.h reaches it too (kthread.h relies on it) */
 #include <asm/current.h>
 
 #define TASK_RUNNING			0x00000000
@@ -80,6 +81,7 @@ struct task_struct {
 	struct blk_plug		*plug;
 	struct mm_struct	*mm;
 	int			rcu_read_lock_nesting;
+	void			*worker_private;	/* struct kthread */
 	struct kshim_task	*kshim;		/* runtime-private state */
 };
 
