@@ -19,6 +19,7 @@
 #include <kshim/lock.h>
 #include <kshim/sched.h>
 #include <kshim/runtime.h>
+#include "kshim_internal.h"
 
 void kshim_lock_init(struct kshim_lock *l, const struct kshim_lock_class *c)
 {
@@ -36,9 +37,39 @@ static const char *lock_name(const struct kshim_lock *l)
 
 static void lock_wait(struct kshim_lock *l, u32 seen)
 {
+	struct kshim_task *kt = kshim_task_of(current);
+
+	kt->waiting_for = l;
 	__atomic_add_fetch(&l->waiters, 1, __ATOMIC_SEQ_CST);
 	kshim_wait(&l->word, seen, lock_name(l));
 	__atomic_sub_fetch(&l->waiters, 1, __ATOMIC_SEQ_CST);
+	kt->waiting_for = NULL;
+}
+
+/* The locks each task holds, for hang reports (not for ordering). */
+static void held_push(struct kshim_lock *l)
+{
+	struct kshim_task *kt = kshim_task_of(current);
+
+	if (kt->nr_held < KSHIM_HELD_LOCKS_MAX)
+		kt->held[kt->nr_held] = l;
+	kt->nr_held++;
+}
+
+static void held_pop(struct kshim_lock *l)
+{
+	struct kshim_task *kt = kshim_task_of(current);
+	int i, n = min(kt->nr_held, KSHIM_HELD_LOCKS_MAX);
+
+	for (i = n - 1; i >= 0; i--)
+		if (kt->held[i] == l) {
+			memmove(&kt->held[i], &kt->held[i + 1],
+				(n - i - 1) * sizeof(kt->held[0]));
+			break;
+		}
+	/* A lock released by another task than its taker is not ours. */
+	if (i >= 0 || kt->nr_held > KSHIM_HELD_LOCKS_MAX)
+		kt->nr_held--;
 }
 
 static void lock_wake(struct kshim_lock *l, int nr)
@@ -63,6 +94,7 @@ int kshim_lock_tryacquire(struct kshim_lock *l, enum kshim_lock_kind kind)
 					 __ATOMIC_SEQ_CST, __ATOMIC_RELAXED))
 		return 0;
 	WRITE_ONCE(l->owner, current);
+	held_push(l);
 	return 1;
 }
 
@@ -83,6 +115,7 @@ void kshim_lock_acquire(struct kshim_lock *l, enum kshim_lock_kind kind)
 		lock_wait(l, seen);
 	}
 	WRITE_ONCE(l->owner, current);
+	held_push(l);
 }
 
 void kshim_lock_release(struct kshim_lock *l)
@@ -94,6 +127,7 @@ void kshim_lock_release(struct kshim_lock *l)
 		kshim_report("%s released by %s, but held by another task",
 			     lock_name(l), current->comm);
 	WRITE_ONCE(l->owner, NULL);
+	held_pop(l);
 	__atomic_store_n(&l->word, 0, __ATOMIC_SEQ_CST);
 	lock_wake(l, 1);
 	kshim_switch_point(KSHIM_SW_LOCK_RELEASE, l);
@@ -108,8 +142,10 @@ int kshim_lock_tryacquire_shared(struct kshim_lock *l,
 	while (!(seen & KSHIM_LOCK_WRITER)) {
 		if (__atomic_compare_exchange_n(&l->word, &seen, seen + 1, 0,
 						__ATOMIC_SEQ_CST,
-						__ATOMIC_RELAXED))
+						__ATOMIC_RELAXED)) {
+			held_push(l);
 			return 1;
+		}
 	}
 	return 0;
 }
@@ -126,8 +162,10 @@ void kshim_lock_acquire_shared(struct kshim_lock *l, enum kshim_lock_kind kind)
 			if (__atomic_compare_exchange_n(&l->word, &seen,
 							seen + 1, 0,
 							__ATOMIC_SEQ_CST,
-							__ATOMIC_RELAXED))
+							__ATOMIC_RELAXED)) {
+				held_push(l);
 				return;
+			}
 			continue;
 		}
 		lock_wait(l, seen);
@@ -141,6 +179,7 @@ void kshim_lock_release_shared(struct kshim_lock *l)
 	if (old == 0 || (old & KSHIM_LOCK_WRITER))
 		kshim_fatal("read-unlock of %s, which is not read-held",
 			    lock_name(l));
+	held_pop(l);
 	if (old == 1)
 		lock_wake(l, INT_MAX);
 	kshim_switch_point(KSHIM_SW_LOCK_RELEASE, l);

@@ -77,18 +77,24 @@ const char *kshim_printk_buffer(void)
 	return capture;
 }
 
+static int last_level = LOGLEVEL_DEFAULT;
+
 static int vprint(bool to_stderr, const char *fmt, va_list ap)
 {
 	char buf[1024];
 	int level = LOGLEVEL_DEFAULT;
 	int n;
 
-	/* KERN_<LEVEL> is "\001" followed by the level digit. */
+	/* KERN_<LEVEL> is "\001" followed by the level digit; KERN_CONT
+	 * ("\001c") continues the previous line at its level. */
 	while (fmt[0] == KERN_SOH_ASCII && fmt[1]) {
 		if (fmt[1] >= '0' && fmt[1] <= '7')
 			level = fmt[1] - '0';
+		else if (fmt[1] == 'c')
+			level = last_level;
 		fmt += 2;
 	}
+	last_level = level;
 	n = kshim_host_vsnprintf(buf, sizeof(buf), fmt, ap);
 	if (n < 0)
 		return n;
@@ -217,6 +223,16 @@ void warn_slowpath_fmt(const char *file, const int line, unsigned taint,
 }
 
 void __warn_printk(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vprint(true, fmt, ap);
+	va_end(ap);
+}
+
+/* kshim's own information lines: always on stderr, and captured. */
+void kshim_info(const char *fmt, ...)
 {
 	va_list ap;
 

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * RCU: read-side sections and grace periods from the backend (liburcu in
- * the parallel backend), callbacks queued here and run by a kshim task
+ * the parallel backend, kshim_sched_det.c's in the deterministic one),
+ * callbacks queued here and run by a kshim task
  * after a grace period, as the kernel's rcuc/rcuog kthreads would. Lost:
  * expedited grace periods are ordinary ones; no callback batching by CPU.
  */
@@ -37,13 +38,13 @@ static void cb_lock_release(void)
 void __rcu_read_lock(void)
 {
 	current->rcu_read_lock_nesting++;
-	kshim_host_rcu_read_lock();
+	kshim_sched->rcu_read_lock();
 }
 
 void __rcu_read_unlock(void)
 {
-	kshim_host_rcu_read_unlock();
 	current->rcu_read_lock_nesting--;
+	kshim_sched->rcu_read_unlock();
 }
 
 void synchronize_rcu(void)
@@ -51,7 +52,7 @@ void synchronize_rcu(void)
 	might_sleep();
 	if (current->rcu_read_lock_nesting)
 		kshim_fatal("synchronize_rcu() inside an RCU read-side section");
-	kshim_host_synchronize_rcu();
+	kshim_sched->synchronize_rcu();
 }
 
 void synchronize_rcu_expedited(void)
@@ -103,7 +104,7 @@ static void rcu_cb_worker(void *unused)
 			kshim_wait(&cb_queued, queued, "rcu callbacks");
 			continue;
 		}
-		kshim_host_synchronize_rcu();
+		kshim_sched->synchronize_rcu();
 		while (list) {
 			struct rcu_head *next = list->next;
 			unsigned long off = (unsigned long)list->func;

@@ -9,19 +9,13 @@
 #include <linux/cpuhotplug.h>
 #include <linux/device.h>
 #include <linux/rcupdate.h>
+#include <linux/wait_bit.h>
 #include <kshim/host.h>
 #include <kshim/sched.h>
 #include <kshim/trace.h>
 #include <kshim/runtime.h>
 
-void kshim_printk_init(void);
-void kshim_slab_init(void);
-void kshim_rcu_init(void);
-void kshim_rcu_exit(void);
-void kshim_time_init(void);
-void kshim_time_exit(void);
-long kshim_percpu_outstanding(void);
-void kshim_task_forget_current(void);
+#include "kshim_internal.h"
 
 struct kshim_trace_hooks kshim_trace;
 
@@ -63,10 +57,14 @@ void kshim_runtime_init(void)
 		return;
 	}
 	kshim_printk_init();
+	kshim_sched_select();
 	kshim_cpus_init();
 	kshim_slab_init();
+	wait_bit_init();	/* kernel/sched/wait_bit.c, as sched_init() calls it */
 	__atomic_store_n(&init_state, 2, __ATOMIC_RELEASE);
 	kshim_host_futex_wake(&init_state, INT_MAX);
+	/* The thread that starts the runtime is the test: task "main". */
+	kshim_task_adopt("main");
 	kshim_rcu_init();
 	kshim_time_init();
 }
@@ -93,6 +91,7 @@ int kshim_runtime_exit_checks(void)
 		pr_err("kshim: %ld per-CPU allocation(s) leaked\n", pcpu);
 		problems++;
 	}
+	kshim_det_print_summary();
 	kshim_task_forget_current();
 	return problems;
 }

@@ -2,20 +2,25 @@
 /*
  * The parallel backend: every task is a host thread running truly
  * concurrently; blocking is a futex wait, switch points are nothing (the
- * host scheduler preempts anywhere). For ThreadSanitizer, valgrind and
- * raw stress; not reproducible.
+ * host scheduler preempts anywhere), time is the host's monotonic clock,
+ * RCU is liburcu. For ThreadSanitizer, valgrind and raw stress; not
+ * reproducible.
  */
 #include <linux/kernel.h>
 #include <linux/sched.h>
 #include <kshim/host.h>
 #include <kshim/sched.h>
-
-unsigned long kshim_task_thread(struct task_struct *t);
-void kshim_task_set_thread(struct task_struct *t, unsigned long id);
+#include "kshim_internal.h"
 
 static void parallel_wait(u32 *word, u32 val, const char *what)
 {
 	kshim_host_futex_wait(word, val);
+}
+
+static bool parallel_wait_timeout(u32 *word, u32 val, u64 ns,
+				  const char *what)
+{
+	return kshim_host_futex_wait_timeout(word, val, ns);
 }
 
 static void parallel_wake(u32 *word, int nr)
@@ -31,35 +36,73 @@ static void parallel_switch_point(enum kshim_switch_reason why,
 		kshim_host_yield();
 }
 
-static void parallel_sleep_ns(u64 ns)
+static u64 parallel_clock_ns(void)
 {
-	kshim_host_sleep_ns(ns);
+	return kshim_host_clock_ns();
 }
 
-static int parallel_task_start(struct task_struct *t, void (*fn)(void *),
-			       void *arg)
+static void parallel_spin_ns(u64 ns)
+{
+	u64 end = kshim_host_clock_ns() + ns;
+
+	while (kshim_host_clock_ns() < end)
+		kshim_host_yield();
+}
+
+static void thread_main(void *arg)
+{
+	struct kshim_task *kt = arg;
+
+	kshim_host_tls_set(&kt->task);
+	kshim_host_rcu_register();
+	kshim_task_body(kt);
+	kshim_host_rcu_unregister();
+	kshim_host_tls_set(NULL);
+}
+
+static int parallel_task_start(struct task_struct *t)
 {
 	unsigned long id;
-	int err = kshim_host_thread_start(fn, arg, &id);
+	int err = kshim_host_thread_start(thread_main, t->kshim, &id);
 
 	if (!err)
-		kshim_task_set_thread(t, id);
+		t->kshim->backend = (void *)id;
 	return err;
 }
 
 static void parallel_task_join(struct task_struct *t)
 {
-	kshim_host_thread_join(kshim_task_thread(t));
+	kshim_host_thread_join((unsigned long)t->kshim->backend);
+}
+
+static void parallel_task_adopt(struct task_struct *t)
+{
+	kshim_host_tls_set(t);
+	kshim_host_rcu_register();
+}
+
+static void parallel_task_forget(struct task_struct *t)
+{
+	kshim_host_rcu_unregister();
+	kshim_host_tls_set(NULL);
 }
 
 const struct kshim_sched_ops kshim_sched_parallel = {
 	.name		= "parallel",
+	.virtual_time	= false,
 	.wait		= parallel_wait,
+	.wait_timeout	= parallel_wait_timeout,
 	.wake		= parallel_wake,
 	.switch_point	= parallel_switch_point,
-	.sleep_ns	= parallel_sleep_ns,
+	.clock_ns	= parallel_clock_ns,
+	.spin_ns	= parallel_spin_ns,
 	.task_start	= parallel_task_start,
 	.task_join	= parallel_task_join,
+	.task_adopt	= parallel_task_adopt,
+	.task_forget	= parallel_task_forget,
+	.rcu_read_lock	= kshim_host_rcu_read_lock,
+	.rcu_read_unlock = kshim_host_rcu_read_unlock,
+	.synchronize_rcu = kshim_host_synchronize_rcu,
 };
 
 const struct kshim_sched_ops *kshim_sched = &kshim_sched_parallel;

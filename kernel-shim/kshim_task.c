@@ -21,17 +21,7 @@
 #include <kshim/host.h>
 #include <kshim/sched.h>
 #include <kshim/runtime.h>
-
-struct kshim_task {
-	struct task_struct task;
-	int preempt_count;
-	bool irqs_off;
-	bool cpu_owned;
-	bool adopted;
-	void (*fn)(void *);
-	void *arg;
-	unsigned long thread;
-};
+#include "kshim_internal.h"
 
 static atomic_t next_pid = ATOMIC_INIT(1);
 static atomic_t next_cpu = ATOMIC_INIT(0);
@@ -53,37 +43,43 @@ static struct kshim_task *task_alloc(const char *name, int cpu)
 	return kt;
 }
 
-static void task_enter(struct kshim_task *kt)
-{
-	kshim_host_tls_set(&kt->task);
-	kshim_host_rcu_register();
-}
-
 static void task_leave(struct kshim_task *kt)
 {
 	if (kt->preempt_count || kt->irqs_off)
 		kshim_report("task %s exits in atomic context (preempt_count %d%s)",
 			     kt->task.comm, kt->preempt_count,
 			     kt->irqs_off ? ", irqs off" : "");
-	kshim_host_rcu_unregister();
-	kshim_host_tls_set(NULL);
+	if (kt->nr_held)
+		kshim_report("task %s exits holding %d lock(s)", kt->task.comm,
+			     kt->nr_held);
 }
 
 /*
- * A thread that calls kernel code without being a kshim task (the test's
- * main thread) becomes one on first use, on CPU 0.
+ * current: the backend knows which task runs. The first caller of kernel
+ * code (the test's main thread) starts the runtime, which adopts it as the
+ * task "main" on CPU 0; another host thread that was not started by kshim
+ * (a library's helper thread) is adopted on first use in the parallel
+ * backend.
  */
 struct task_struct *kshim_current(void)
 {
 	struct task_struct *t = kshim_host_tls_get();
-	struct kshim_task *kt;
 
 	if (likely(t))
 		return t;
 	kshim_runtime_init();
-	kt = task_alloc("main", 0);
+	t = kshim_host_tls_get();
+	if (t)
+		return t;
+	return kshim_task_adopt("foreign");
+}
+
+struct task_struct *kshim_task_adopt(const char *name)
+{
+	struct kshim_task *kt = task_alloc(name, 0);
+
 	kt->adopted = true;
-	task_enter(kt);
+	kshim_sched->task_adopt(&kt->task);
 	return &kt->task;
 }
 
@@ -93,15 +89,16 @@ void kshim_task_forget_current(void)
 
 	if (t && t->kshim->adopted) {
 		task_leave(t->kshim);
+		kshim_sched->task_forget(t);
 		kshim_host_free(t->kshim);
 	}
 }
 
-static void task_main(void *arg)
+/* Every task's thread or fiber runs this; the backend ends the task after. */
+void kshim_task_body(void *arg)
 {
 	struct kshim_task *kt = arg;
 
-	task_enter(kt);
 	kt->fn(kt->arg);
 	task_leave(kt);
 }
@@ -123,7 +120,7 @@ struct task_struct *kshim_task_create(void (*fn)(void *), void *arg,
 	kt->fn = fn;
 	kt->arg = arg;
 	kt->task.__state = state;
-	err = kshim_sched->task_start(&kt->task, task_main, kt);
+	err = kshim_sched->task_start(&kt->task);
 	if (err)
 		kshim_fatal("cannot start task %s: error %d", name, err);
 	return &kt->task;
@@ -139,16 +136,6 @@ void kshim_task_join(struct task_struct *t)
 {
 	kshim_sched->task_join(t);
 	kshim_host_free(t->kshim);
-}
-
-unsigned long kshim_task_thread(struct task_struct *t)
-{
-	return t->kshim->thread;
-}
-
-void kshim_task_set_thread(struct task_struct *t, unsigned long id)
-{
-	t->kshim->thread = id;
 }
 
 int kshim_cpu_id(void)

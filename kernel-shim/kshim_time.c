@@ -4,8 +4,8 @@
  * timed sleeps built on them (schedule_timeout(), msleep()).
  *
  * The clock is the backend's (kshim_clock_ns(): host CLOCK_MONOTONIC in
- * the parallel backend). A "ktimer" task is the timer interrupt: it ticks
- * at HZ, advances jiffies (starting, as in the kernel, at INITIAL_JIFFIES
+ * the parallel backend, virtual time in the deterministic one). A "ktimer"
+ * task is the timer interrupt: it advances jiffies (starting, as in the kernel, at INITIAL_JIFFIES
  * so wrap-around bugs show), and runs expired timers in softirq context.
  * Lost against kernel/time/timer.c: the timer wheel's granularity
  * (kshim fires a timer at the first tick at or after its expiry), per-CPU
@@ -25,6 +25,7 @@
 #include <linux/list.h>
 #include <linux/math64.h>
 #include <asm/processor.h>
+#include "kshim_internal.h"
 #include <kshim/host.h>
 #include <kshim/sched.h>
 #include <kshim/runtime.h>
@@ -36,13 +37,23 @@ static u64 clock_base;
 static DEFINE_RAW_SPINLOCK(timer_lock);
 static HLIST_HEAD(timer_list_head);		/* pending timers */
 static struct timer_list *running_timer;	/* callback in progress */
-static u32 timer_seq;				/* futex: bumps after each callback */
+static u32 timer_seq;		/* bumps after each callback */
+static u32 timer_gen;		/* bumps when a timer is armed: wakes ktimer */
 static u32 tick_stop;
 static struct task_struct *tick_task;
 
 u64 kshim_clock_ns(void)
 {
-	return kshim_host_clock_ns() - clock_base;
+	return kshim_sched->clock_ns() - clock_base;
+}
+
+/* jiffies as the kernel's tick would have left them at this clock. */
+void kshim_time_update_jiffies(void)
+{
+	u64 j = INITIAL_JIFFIES + div_u64(kshim_clock_ns(), NSEC_PER_SEC / HZ);
+
+	WRITE_ONCE(jiffies_64, j);
+	WRITE_ONCE(jiffies, (unsigned long)j);
 }
 
 ktime_t ktime_get(void)
@@ -218,6 +229,8 @@ static int __mod_timer(struct timer_list *timer, unsigned long expires,
 		hlist_add_head(&timer->entry, &timer_list_head);
 	}
 	raw_spin_unlock_irqrestore(&timer_lock, flags);
+	__atomic_add_fetch(&timer_gen, 1, __ATOMIC_RELEASE);
+	kshim_wake(&timer_gen, 1);
 	return was_pending;
 }
 
@@ -358,30 +371,68 @@ static void run_expired_timers(void)
 	}
 }
 
+/* ns until the earliest pending timer is due, or U64_MAX if none. */
+static u64 next_timer_ns(void)
+{
+	struct timer_list *timer;
+	unsigned long first = 0;
+	bool any = false;
+	long delta;
+
+	raw_spin_lock_irq(&timer_lock);
+	hlist_for_each_entry(timer, &timer_list_head, entry) {
+		if (!any || time_before(timer->expires, first))
+			first = timer->expires;
+		any = true;
+	}
+	raw_spin_unlock_irq(&timer_lock);
+	if (!any)
+		return U64_MAX;
+	delta = (long)(first - jiffies);
+	return delta <= 0 ? 0 : (u64)delta * (NSEC_PER_SEC / HZ);
+}
+
+/*
+ * The timer interrupt. With a real clock it ticks at HZ, as the kernel's
+ * periodic tick does. With virtual time it sleeps until the next timer is
+ * due (like NO_HZ idle), so a run with nothing pending can be recognised
+ * as hung.
+ */
 static void tick_main(void *unused)
 {
 	const u64 tick_ns = NSEC_PER_SEC / HZ;
 
 	while (!__atomic_load_n(&tick_stop, __ATOMIC_ACQUIRE)) {
-		u64 now = kshim_clock_ns();
-		u64 j = INITIAL_JIFFIES + div_u64(now, tick_ns);
+		u32 gen = __atomic_load_n(&timer_gen, __ATOMIC_ACQUIRE);
+		u64 wait_ns;
 
-		WRITE_ONCE(jiffies_64, j);
-		WRITE_ONCE(jiffies, (unsigned long)j);
+		kshim_time_update_jiffies();
 		run_expired_timers();
-		kshim_sched->sleep_ns(tick_ns - now % tick_ns);
+		if (kshim_sched->virtual_time) {
+			wait_ns = next_timer_ns();
+			if (wait_ns == U64_MAX) {
+				kshim_wait(&timer_gen, gen, "no timer pending");
+				continue;
+			}
+		} else {
+			wait_ns = tick_ns - kshim_clock_ns() % tick_ns;
+		}
+		if (wait_ns)
+			kshim_wait_timeout(&timer_gen, gen, wait_ns, "next tick");
 	}
 }
 
 void kshim_time_init(void)
 {
-	clock_base = kshim_host_clock_ns();
+	clock_base = kshim_sched->clock_ns();
 	tick_task = kshim_task_run(tick_main, NULL, "ktimer", 0);
 }
 
 void kshim_time_exit(void)
 {
 	__atomic_store_n(&tick_stop, 1, __ATOMIC_RELEASE);
+	__atomic_add_fetch(&timer_gen, 1, __ATOMIC_RELEASE);
+	kshim_wake(&timer_gen, 1);
 	kshim_task_join(tick_task);
 }
 
@@ -489,10 +540,7 @@ void usleep_range_state(unsigned long min, unsigned long max,
 /* udelay()/ndelay(): busy-waits, allowed in atomic context, on the clock. */
 void __ndelay(unsigned long nsecs)
 {
-	u64 end = kshim_clock_ns() + nsecs;
-
-	while (kshim_clock_ns() < end)
-		cpu_relax();
+	kshim_sched->spin_ns(nsecs);
 }
 
 void __udelay(unsigned long usecs)

@@ -6,6 +6,8 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <execinfo.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <linux/futex.h>
 #include <pthread.h>
@@ -53,6 +55,20 @@ void kshim_host_futex_wait(unsigned int *word, unsigned int val)
 void kshim_host_futex_wake(unsigned int *word, int nr)
 {
 	syscall(SYS_futex, word, FUTEX_WAKE_PRIVATE, nr, NULL, NULL, 0);
+}
+
+int kshim_host_futex_wait_timeout(unsigned int *word, unsigned int val,
+				  unsigned long long ns)
+{
+	struct timespec ts = {
+		.tv_sec = ns / 1000000000ULL,
+		.tv_nsec = ns % 1000000000ULL,
+	};
+
+	if (syscall(SYS_futex, word, FUTEX_WAIT_PRIVATE, val, &ts, NULL, 0) &&
+	    errno == ETIMEDOUT)
+		return 0;
+	return 1;
 }
 
 struct thread_start {
@@ -153,6 +169,41 @@ void kshim_host_write_err(const char *s, unsigned long len)
 		s += n;
 		len -= n;
 	}
+}
+
+int kshim_host_backtrace(void **buf, int n)
+{
+	return backtrace(buf, n);
+}
+
+void kshim_host_print_backtrace(void *const *buf, int n)
+{
+	backtrace_symbols_fd(buf, n, STDERR_FILENO);
+}
+
+int kshim_host_open_write(const char *path)
+{
+	return open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+}
+
+void kshim_host_write_fd(int fd, const char *s, unsigned long len)
+{
+	while (len) {
+		ssize_t n = write(fd, s, len);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return;
+		}
+		s += n;
+		len -= n;
+	}
+}
+
+void kshim_host_close(int fd)
+{
+	close(fd);
 }
 
 const char *kshim_host_getenv(const char *name)

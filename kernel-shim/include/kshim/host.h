@@ -18,6 +18,9 @@ void *kshim_host_reserve(unsigned long size);
 /* Sleep while *word == val (may return spuriously); wake up to nr sleepers. */
 void kshim_host_futex_wait(unsigned int *word, unsigned int val);
 void kshim_host_futex_wake(unsigned int *word, int nr);
+/* The same wait for at most ns nanoseconds; 0 if the time ran out. */
+int kshim_host_futex_wait_timeout(unsigned int *word, unsigned int val,
+				  unsigned long long ns);
 
 /* Threads: every kshim task in the parallel backend is one. */
 int kshim_host_thread_start(void (*fn)(void *), void *arg, unsigned long *id);
@@ -29,6 +32,28 @@ void kshim_host_yield(void);
 /* CLOCK_MONOTONIC in nanoseconds; sleep for ns nanoseconds. */
 unsigned long long kshim_host_clock_ns(void);
 void kshim_host_sleep_ns(unsigned long long ns);
+
+/*
+ * Fibers for the deterministic backend: user-level contexts on one host
+ * thread, each on its own stack, registered with valgrind and the
+ * sanitizers. A fiber's function must never return: the scheduler
+ * switches away from a finished task and frees its fiber from another.
+ */
+struct kshim_fiber;
+struct kshim_fiber *kshim_host_fiber_self(void);
+struct kshim_fiber *kshim_host_fiber_create(void (*fn)(void *), void *arg,
+					    unsigned long stack_size);
+void kshim_host_fiber_switch(struct kshim_fiber *from, struct kshim_fiber *to);
+void kshim_host_fiber_destroy(struct kshim_fiber *f);
+
+/* The calling context's return addresses, and printing them to stderr. */
+int kshim_host_backtrace(void **buf, int n);
+void kshim_host_print_backtrace(void *const *buf, int n);
+
+/* Output files (the deterministic backend's schedule log). */
+int kshim_host_open_write(const char *path);
+void kshim_host_write_fd(int fd, const char *s, unsigned long len);
+void kshim_host_close(int fd);
 
 /* Output and formatting (the C library's printf, not the kernel's). */
 int kshim_host_vsnprintf(char *buf, unsigned long size, const char *fmt,

@@ -29,6 +29,8 @@ void __noreturn __printf(1, 2) kshim_fatal(const char *fmt, ...);
  */
 void __printf(1, 2) kshim_report(const char *fmt, ...);
 unsigned long kshim_report_count(void);
+/* An information line of kshim's own (not the kernel's): always shown. */
+void __printf(1, 2) kshim_info(const char *fmt, ...);
 unsigned long kshim_warn_count(void);
 
 /* A kernel function kshim does not provide was called. */

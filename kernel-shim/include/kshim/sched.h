@@ -23,17 +23,30 @@ enum kshim_switch_reason {
 
 struct kshim_sched_ops {
 	const char *name;
+	/* Time advances only when every task is blocked (deterministic). */
+	bool virtual_time;
 	/* Block the current task while *word == val (spurious returns ok). */
 	void (*wait)(u32 *word, u32 val, const char *what);
+	/* The same for at most ns of the backend's clock; false on timeout. */
+	bool (*wait_timeout)(u32 *word, u32 val, u64 ns, const char *what);
 	/* Wake up to nr tasks blocked in wait() on word. */
 	void (*wake)(u32 *word, int nr);
 	/* A place where another task may run. */
 	void (*switch_point)(enum kshim_switch_reason why, const void *obj);
-	/* Let ns of the backend's clock pass for the current task. */
-	void (*sleep_ns)(u64 ns);
-	/* Start fn(arg) as a new task; returns 0 or -errno. */
-	int (*task_start)(struct task_struct *t, void (*fn)(void *), void *arg);
+	/* The backend's clock, and a busy-wait of ns on it (udelay()). */
+	u64 (*clock_ns)(void);
+	void (*spin_ns)(u64 ns);
+	/* Run kshim_task_body(t's kshim task) as a new task, end it after. */
+	int (*task_start)(struct task_struct *t);
+	/* Wait until t has ended; its memory is freed by the caller. */
 	void (*task_join)(struct task_struct *t);
+	/* The calling host thread becomes t / stops being a task. */
+	void (*task_adopt)(struct task_struct *t);
+	void (*task_forget)(struct task_struct *t);
+	/* RCU read-side sections and grace periods. */
+	void (*rcu_read_lock)(void);
+	void (*rcu_read_unlock)(void);
+	void (*synchronize_rcu)(void);
 };
 
 extern const struct kshim_sched_ops *kshim_sched;
@@ -42,6 +55,11 @@ extern const struct kshim_sched_ops kshim_sched_parallel;
 static inline void kshim_wait(u32 *word, u32 val, const char *what)
 {
 	kshim_sched->wait(word, val, what);
+}
+static inline bool kshim_wait_timeout(u32 *word, u32 val, u64 ns,
+				      const char *what)
+{
+	return kshim_sched->wait_timeout(word, val, ns, what);
 }
 static inline void kshim_wake(u32 *word, int nr)
 {

@@ -1,0 +1,3 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* kshim's asm/poll.h: the generic version, as Kbuild's generic-y would give. */
+#include <asm-generic/poll.h>

@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What the runtime's own files share and tests never see: the private
+ * part of a task, and the start-up hooks of each runtime file.
+ */
+#ifndef _KSHIM_INTERNAL_H
+#define _KSHIM_INTERNAL_H
+
+#include <linux/sched.h>
+#include <kshim/sched.h>
+
+#define KSHIM_HELD_LOCKS_MAX	16
+
+struct kshim_lock;
+
+struct kshim_task {
+	struct task_struct task;
+	int preempt_count;
+	bool irqs_off;
+	bool cpu_owned;
+	bool adopted;		/* a host thread that was not started by kshim */
+	void (*fn)(void *);
+	void *arg;
+	void *backend;		/* the scheduler backend's per-task state */
+	/* For reports: the locks this task holds, and the one it waits for. */
+	struct kshim_lock *held[KSHIM_HELD_LOCKS_MAX];
+	int nr_held;
+	struct kshim_lock *waiting_for;
+};
+
+static inline struct kshim_task *kshim_task_of(struct task_struct *t)
+{
+	return t->kshim;
+}
+
+/* kshim_task.c: the body every backend runs a task's fiber/thread with. */
+void kshim_task_body(void *kshim_task);
+/* Adopt the calling host thread as a task named name (kshim_runtime.c). */
+struct task_struct *kshim_task_adopt(const char *name);
+
+/* Start-up and exit of the runtime's parts, in kshim_runtime.c order. */
+void kshim_printk_init(void);
+void kshim_slab_init(void);
+void kshim_rcu_init(void);
+void kshim_rcu_exit(void);
+void kshim_time_init(void);
+void kshim_time_exit(void);
+/* The deterministic backend advanced virtual time: catch jiffies up. */
+void kshim_time_update_jiffies(void);
+long kshim_percpu_outstanding(void);
+void kshim_task_forget_current(void);
+
+/* Backends. */
+extern const struct kshim_sched_ops kshim_sched_det;
+void kshim_sched_select(void);
+void kshim_det_print_summary(void);
+
+#endif

@@ -1,0 +1,520 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The deterministic backend (KSHIM_BACKEND=det): exactly one task runs at a
+ * time, every task a fiber on the one host thread. At every switch point
+ * (lock acquire/release, wake-up, cond_resched, cpu_relax, block) a seeded
+ * PRNG picks the next task, by uniform random walk or by PCT (random
+ * priorities with KSHIM_PCT_DEPTH - 1 priority change points). Time is
+ * virtual: it advances only when no task can run, straight to the
+ * earliest timed wait. The same seed gives the same schedule: every
+ * decision is folded into a trace hash printed at the end, and
+ * KSHIM_SCHEDULE_FILE=path writes the decisions out. When no task can run
+ * and no timed wait is pending, the run stops with a report of every task
+ * and the seed that replays it.
+ */
+#include <linux/kernel.h>
+#include <linux/sched.h>
+#include <linux/string.h>
+#include <kshim/host.h>
+#include <kshim/lock.h>
+#include <kshim/sched.h>
+#include <kshim/runtime.h>
+#include "kshim_internal.h"
+
+#define DET_STACK_SIZE	(256UL << 10)
+#define DET_WHERE_MAX	8
+
+enum det_state { DET_RUNNABLE, DET_BLOCKED, DET_EXITED };
+
+struct det_task {
+	struct kshim_task *kt;
+	struct kshim_fiber *fiber;
+	enum det_state state;
+	int runq_index;			/* in runq[] while runnable */
+	u32 *word;			/* blocked on */
+	const char *what;
+	bool timed, timed_out;
+	u64 deadline;
+	u32 exited;			/* 1 once the body returned */
+	u64 prio;			/* PCT priority: higher runs first */
+	u64 rcu_unlocks;		/* outermost rcu_read_unlock()s */
+	void *where[DET_WHERE_MAX];	/* call chain at the last block */
+	int nwhere;
+};
+
+enum det_strategy { DET_RANDOM, DET_PCT };
+
+static struct det_task **all;		/* every live task, creation order */
+static int nall, all_cap;
+static struct det_task **runq;
+static int nrunq;
+static struct det_task *cur;
+static u64 now_ns;
+static u64 rng;
+static u64 steps;
+static u64 trace_hash = 0xcbf29ce484222325ULL;	/* FNV-1a */
+static enum det_strategy strategy;
+static u64 pct_change[16];
+static int pct_nchange;
+static u64 pct_next_low;
+static int sched_fd = -1;
+static u32 rcu_gen;
+
+static void *grow(void *p, int *cap, int need, size_t elem)
+{
+	void *n;
+
+	if (need <= *cap)
+		return p;
+	*cap = *cap ? *cap * 2 : 64;
+	if (*cap < need)
+		*cap = need;
+	n = kshim_host_alloc(*cap * elem, 0);
+	if (!n)
+		kshim_fatal("deterministic scheduler: out of host memory");
+	if (p) {
+		memcpy(n, p, (size_t)need * elem);
+		kshim_host_free(p);
+	}
+	return n;
+}
+
+static int runq_cap;
+
+static void runq_add(struct det_task *dt)
+{
+	runq = grow(runq, &runq_cap, nrunq + 1, sizeof(*runq));
+	dt->runq_index = nrunq;
+	runq[nrunq++] = dt;
+}
+
+static void runq_del(struct det_task *dt)
+{
+	struct det_task *last = runq[--nrunq];
+
+	runq[dt->runq_index] = last;
+	last->runq_index = dt->runq_index;
+	dt->runq_index = -1;
+}
+
+static void make_runnable(struct det_task *dt)
+{
+	if (dt->state == DET_BLOCKED) {
+		dt->state = DET_RUNNABLE;
+		dt->word = NULL;
+		runq_add(dt);
+	}
+}
+
+static void det_init_once(void)
+{
+	static bool done;
+	const char *s;
+
+	if (done)
+		return;
+	done = true;
+	rng = kshim_seed() * 0x9E3779B97F4A7C15ULL + 1;
+	s = kshim_host_getenv("KSHIM_STRATEGY");
+	if (s && !strcmp(s, "pct"))
+		strategy = DET_PCT;
+	else if (s && *s && strcmp(s, "random"))
+		kshim_fatal("KSHIM_STRATEGY=%s: use random or pct", s);
+	if (strategy == DET_PCT) {
+		const char *d = kshim_host_getenv("KSHIM_PCT_DEPTH");
+		const char *k = kshim_host_getenv("KSHIM_PCT_STEPS");
+		u64 depth = d ? kshim_host_strtoull(d) : 3;
+		u64 len = k ? kshim_host_strtoull(k) : 20000;
+		int i;
+
+		if (depth < 1 || depth > ARRAY_SIZE(pct_change) + 1)
+			kshim_fatal("KSHIM_PCT_DEPTH must be 1..%zu",
+				    ARRAY_SIZE(pct_change) + 1);
+		pct_nchange = depth - 1;
+		for (i = 0; i < pct_nchange; i++)
+			pct_change[i] = 1 + kshim_random(&rng) % (len ? len : 1);
+	}
+	s = kshim_host_getenv("KSHIM_SCHEDULE_FILE");
+	if (s && *s) {
+		sched_fd = kshim_host_open_write(s);
+		if (sched_fd < 0)
+			kshim_fatal("cannot write KSHIM_SCHEDULE_FILE=%s", s);
+	}
+}
+
+static struct det_task *det_new(struct kshim_task *kt)
+{
+	struct det_task *dt = kshim_host_alloc(sizeof(*dt), 0);
+
+	if (!dt)
+		kshim_fatal("deterministic scheduler: out of host memory");
+	memset(dt, 0, sizeof(*dt));
+	dt->kt = kt;
+	dt->runq_index = -1;
+	/* PCT: distinct random initial priorities above every change level. */
+	dt->prio = (kshim_random(&rng) >> 8) + (1ULL << 56);
+	kt->backend = dt;
+	all = grow(all, &all_cap, nall + 1, sizeof(*all));
+	all[nall++] = dt;
+	runq_add(dt);
+	return dt;
+}
+
+static void det_forget(struct det_task *dt)
+{
+	int i;
+
+	for (i = 0; i < nall; i++)
+		if (all[i] == dt) {
+			memmove(&all[i], &all[i + 1],
+				(nall - i - 1) * sizeof(*all));
+			nall--;
+			break;
+		}
+	if (dt->runq_index >= 0)
+		runq_del(dt);
+}
+
+/* Wake every timed waiter whose deadline has come. */
+static void expire_timeouts(void)
+{
+	int i;
+
+	for (i = 0; i < nall; i++) {
+		struct det_task *dt = all[i];
+
+		if (dt->state == DET_BLOCKED && dt->timed &&
+		    dt->deadline <= now_ns) {
+			dt->timed_out = true;
+			make_runnable(dt);
+		}
+	}
+}
+
+/* Nothing can run: jump to the earliest deadline. False if there is none. */
+static bool advance_time(void)
+{
+	u64 next = U64_MAX;
+	int i;
+
+	for (i = 0; i < nall; i++)
+		if (all[i]->state == DET_BLOCKED && all[i]->timed &&
+		    all[i]->deadline < next)
+			next = all[i]->deadline;
+	if (next == U64_MAX)
+		return false;
+	if (next > now_ns)
+		now_ns = next;
+	expire_timeouts();
+	kshim_time_update_jiffies();
+	return true;
+}
+
+static void __noreturn det_hang(void);
+
+static struct det_task *pick_next(void)
+{
+	struct det_task *best;
+	int i;
+
+	if (!nrunq)
+		return NULL;
+	if (strategy == DET_RANDOM)
+		return runq[kshim_random(&rng) % nrunq];
+	best = runq[0];
+	for (i = 1; i < nrunq; i++)
+		if (runq[i]->prio > best->prio)
+			best = runq[i];
+	return best;
+}
+
+static void record(struct det_task *next, enum kshim_switch_reason why)
+{
+	int pid = next->kt->task.pid;
+	int i;
+
+	steps++;
+	for (i = 0; i < 4; i++) {
+		trace_hash ^= (pid >> (8 * i)) & 0xff;
+		trace_hash *= 0x100000001b3ULL;
+	}
+	if (sched_fd >= 0) {
+		char line[64];
+		int n = snprintf(line, sizeof(line), "%llu %d %d\n",
+				 (unsigned long long)steps, pid, why);
+
+		kshim_host_write_fd(sched_fd, line, n);
+	}
+	/* PCT: at a change point the running task drops below all others. */
+	for (i = 0; i < pct_nchange; i++)
+		if (steps == pct_change[i] && cur)
+			cur->prio = pct_next_low++;
+}
+
+static void det_reschedule(enum kshim_switch_reason why)
+{
+	struct det_task *prev = cur, *next;
+
+	expire_timeouts();
+	for (;;) {
+		next = pick_next();
+		if (next)
+			break;
+		if (!advance_time())
+			det_hang();
+	}
+	record(next, why);
+	if (next == prev)
+		return;
+	cur = next;
+	kshim_host_tls_set(&next->kt->task);
+	kshim_host_fiber_switch(prev->fiber, next->fiber);
+	/* Running again: the scheduler chose prev. */
+}
+
+static void block_current(u32 *word, const char *what, bool timed, u64 ns)
+{
+	cur->state = DET_BLOCKED;
+	cur->word = word;
+	cur->what = what;
+	cur->timed = timed;
+	cur->timed_out = false;
+	cur->deadline = timed ? now_ns + ns : 0;
+	cur->nwhere = kshim_host_backtrace(cur->where, DET_WHERE_MAX);
+	runq_del(cur);
+	det_reschedule(KSHIM_SW_WAKE);
+}
+
+static void det_wait(u32 *word, u32 val, const char *what)
+{
+	if (READ_ONCE(*word) == val)
+		block_current(word, what, false, 0);
+}
+
+static bool det_wait_timeout(u32 *word, u32 val, u64 ns, const char *what)
+{
+	if (READ_ONCE(*word) != val)
+		return true;
+	block_current(word, what, true, ns);
+	return !cur->timed_out;
+}
+
+static void det_wake(u32 *word, int nr)
+{
+	int i;
+
+	for (i = 0; i < nall && nr > 0; i++)
+		if (all[i]->state == DET_BLOCKED && all[i]->word == word) {
+			make_runnable(all[i]);
+			nr--;
+		}
+}
+
+static void det_switch_point(enum kshim_switch_reason why, const void *obj)
+{
+	if (cur)
+		det_reschedule(why);
+}
+
+static u64 det_clock_ns(void)
+{
+	return now_ns;
+}
+
+/* A busy-wait burns virtual time; others may run meanwhile. */
+static void det_spin_ns(u64 ns)
+{
+	now_ns += ns;
+	det_reschedule(KSHIM_SW_CPU_RELAX);
+}
+
+static void det_fiber_main(void *arg)
+{
+	struct det_task *dt = arg;
+
+	kshim_task_body(dt->kt);
+	dt->state = DET_EXITED;
+	dt->exited = 1;
+	runq_del(dt);
+	det_wake(&dt->exited, INT_MAX);
+	det_reschedule(KSHIM_SW_WAKE);
+	kshim_fatal("an exited task was scheduled again");
+}
+
+static int det_task_start(struct task_struct *t)
+{
+	struct det_task *dt;
+
+	det_init_once();
+	dt = det_new(t->kshim);
+	dt->fiber = kshim_host_fiber_create(det_fiber_main, dt,
+					    DET_STACK_SIZE);
+	if (!dt->fiber)
+		return -ENOMEM;
+	return 0;
+}
+
+static void det_task_join(struct task_struct *t)
+{
+	struct det_task *dt = t->kshim->backend;
+
+	while (!dt->exited)
+		det_wait(&dt->exited, 0, "task exit");
+	det_forget(dt);
+	kshim_host_fiber_destroy(dt->fiber);
+	kshim_host_free(dt);
+}
+
+static void det_task_adopt(struct task_struct *t)
+{
+	struct det_task *dt;
+
+	if (cur)
+		kshim_fatal("deterministic backend: a second host thread (%s) called kernel code",
+			    t->comm);
+	det_init_once();
+	dt = det_new(t->kshim);
+	dt->fiber = kshim_host_fiber_self();
+	cur = dt;
+	kshim_host_tls_set(t);
+}
+
+static void det_task_forget(struct task_struct *t)
+{
+	struct det_task *dt = t->kshim->backend;
+
+	det_forget(dt);
+	kshim_host_free(dt);
+	cur = NULL;
+	kshim_host_tls_set(NULL);
+}
+
+/* ---- RCU: a grace period waits out every reader that was inside -------- */
+
+static void det_rcu_read_lock(void)
+{
+}
+
+static void det_rcu_read_unlock(void)
+{
+	if (!cur || cur->kt->task.rcu_read_lock_nesting)
+		return;
+	cur->rcu_unlocks++;
+	rcu_gen++;
+	det_wake(&rcu_gen, INT_MAX);
+}
+
+static void det_synchronize_rcu(void)
+{
+	u64 *snap = kshim_host_alloc(sizeof(u64) * (nall ? nall : 1), 0);
+	struct det_task **readers = kshim_host_alloc(sizeof(*readers) *
+						     (nall ? nall : 1), 0);
+	int i, n = 0;
+
+	for (i = 0; i < nall; i++)
+		if (all[i]->kt->task.rcu_read_lock_nesting) {
+			readers[n] = all[i];
+			snap[n++] = all[i]->rcu_unlocks;
+		}
+	for (i = 0; i < n; i++)
+		while (readers[i]->rcu_unlocks == snap[i] &&
+		       !readers[i]->exited)
+			det_wait(&rcu_gen, rcu_gen, "rcu grace period");
+	kshim_host_free(snap);
+	kshim_host_free(readers);
+}
+
+/* ---- reports ------------------------------------------------------------- */
+
+static void print_task(struct det_task *dt)
+{
+	struct kshim_task *kt = dt->kt;
+	struct task_struct *t = &kt->task;
+	struct kshim_lock *l = kt->waiting_for;
+	int i;
+
+	pr_err("  %s (pid %d, cpu %d): %s", t->comm, t->pid,
+	       (int)t->thread_info.cpu,
+	       dt->state == DET_RUNNABLE ? "runnable" :
+	       dt->state == DET_EXITED ? "exited (not joined)" : "blocked");
+	if (dt->state == DET_BLOCKED) {
+		pr_cont(" on %s", dt->what ? dt->what : "?");
+		if (l && l->owner)
+			pr_cont(" held by %s (pid %d)", l->owner->comm,
+				l->owner->pid);
+		else if (l)
+			pr_cont(" (shared holders)");
+		if (dt->timed)
+			pr_cont(", until %llu ns", dt->deadline);
+	}
+	pr_cont(", task state 0x%x\n", READ_ONCE(t->__state));
+	for (i = 0; i < kt->nr_held; i++)
+		pr_err("      holds %s\n",
+		       kt->held[i]->name ? kt->held[i]->name : "lock");
+	if (dt->state == DET_BLOCKED && dt->nwhere) {
+		pr_err("      blocked at:\n");
+		kshim_host_print_backtrace(dt->where, dt->nwhere);
+	}
+}
+
+static void __noreturn det_hang(void)
+{
+	int i;
+
+	pr_err("kshim: HANG: no task can run and no timer is pending (deterministic backend)\n");
+	pr_err("kshim: virtual time %llu ns, step %llu, seed %llu; replay: KSHIM_BACKEND=det KSHIM_SEED=%llu%s\n",
+	       (unsigned long long)now_ns, (unsigned long long)steps,
+	       (unsigned long long)kshim_seed(),
+	       (unsigned long long)kshim_seed(),
+	       strategy == DET_PCT ? " KSHIM_STRATEGY=pct" : "");
+	for (i = 0; i < nall; i++)
+		print_task(all[i]);
+	kshim_fatal("hang detected");
+}
+
+void kshim_det_print_summary(void)
+{
+	if (kshim_sched != &kshim_sched_det)
+		return;
+	kshim_info("kshim: deterministic backend (%s): %llu scheduling decisions, virtual time %llu ns, trace hash %016llx\n",
+		strategy == DET_PCT ? "pct" : "random walk",
+		(unsigned long long)steps, (unsigned long long)now_ns,
+		(unsigned long long)trace_hash);
+	if (sched_fd >= 0)
+		kshim_host_close(sched_fd);
+}
+
+u64 kshim_det_trace_hash(void)
+{
+	return trace_hash;
+}
+
+const struct kshim_sched_ops kshim_sched_det = {
+	.name		= "det",
+	.virtual_time	= true,
+	.wait		= det_wait,
+	.wait_timeout	= det_wait_timeout,
+	.wake		= det_wake,
+	.switch_point	= det_switch_point,
+	.clock_ns	= det_clock_ns,
+	.spin_ns	= det_spin_ns,
+	.task_start	= det_task_start,
+	.task_join	= det_task_join,
+	.task_adopt	= det_task_adopt,
+	.task_forget	= det_task_forget,
+	.rcu_read_lock	= det_rcu_read_lock,
+	.rcu_read_unlock = det_rcu_read_unlock,
+	.synchronize_rcu = det_synchronize_rcu,
+};
+
+void kshim_sched_select(void)
+{
+	const char *s = kshim_host_getenv("KSHIM_BACKEND");
+
+	if (!s || !*s || !strcmp(s, "parallel"))
+		kshim_sched = &kshim_sched_parallel;
+	else if (!strcmp(s, "det"))
+		kshim_sched = &kshim_sched_det;
+	else
+		kshim_fatal("KSHIM_BACKEND=%s: use parallel or det", s);
+}
