@@ -507,6 +507,11 @@ const struct kshim_sched_ops kshim_sched_det = {
 	.synchronize_rcu = det_synchronize_rcu,
 };
 
+const char *kshim_sched_name(void)
+{
+	return kshim_sched->name;
+}
+
 void kshim_sched_select(void)
 {
 	const char *s = kshim_host_getenv("KSHIM_BACKEND");

@@ -262,6 +262,13 @@ void kshim_cpu_relax(void)
  */
 void kshim_set_task_state(unsigned int state)
 {
+	/*
+	 * A switch point before the store: on a real machine a waker can run
+	 * between a condition check and this store. Without it the
+	 * deterministic backend could never show the lost wake-up of
+	 * "check, then set state".
+	 */
+	kshim_switch_point(KSHIM_SW_COND_RESCHED, NULL);
 	smp_store_mb(current->__state, state);
 }
 

@@ -5,6 +5,7 @@
  * kernel world needs from the operating system goes through here.
  */
 #define _GNU_SOURCE
+#include <dlfcn.h>
 #include <errno.h>
 #include <execinfo.h>
 #include <fcntl.h>
@@ -176,9 +177,44 @@ int kshim_host_backtrace(void **buf, int n)
 	return backtrace(buf, n);
 }
 
+/*
+ * Print a call chain as function and file:line, with addr2line (binutils,
+ * installed with gcc) for frames in the executable; raw addresses for the
+ * rest, or if addr2line is missing.
+ */
 void kshim_host_print_backtrace(void *const *buf, int n)
 {
-	backtrace_symbols_fd(buf, n, STDERR_FILENO);
+	char cmd[4096], line[1024];
+	size_t len;
+	FILE *p;
+	int i;
+
+	len = snprintf(cmd, sizeof(cmd),
+		       "addr2line -f -i -p -C -e /proc/%d/exe", (int)getpid());
+	for (i = 0; i < n; i++) {
+		Dl_info info;
+
+		if (!dladdr(buf[i], &info) || !info.dli_fbase)
+			continue;
+		/* Return addresses point after the call: step back one. */
+		len += snprintf(cmd + len, sizeof(cmd) - len, " %#lx",
+				(unsigned long)((char *)buf[i] - 1 -
+						(char *)info.dli_fbase));
+		if (len >= sizeof(cmd) - 32)
+			break;
+	}
+	p = popen(cmd, "r");
+	if (!p) {
+		backtrace_symbols_fd(buf, n, STDERR_FILENO);
+		return;
+	}
+	while (fgets(line, sizeof(line), p)) {
+		if (strstr(line, "??"))
+			continue;	/* frames outside the executable */
+		fprintf(stderr, "        %s", line);
+	}
+	if (pclose(p))
+		backtrace_symbols_fd(buf, n, STDERR_FILENO);
 }
 
 int kshim_host_open_write(const char *path)

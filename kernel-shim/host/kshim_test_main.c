@@ -14,6 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <getopt.h>
+#include <fcntl.h>
+#include <unistd.h>
+#include <sys/wait.h>
 #include <CUnit/Basic.h>
 
 #include "kshim/host.h"
@@ -36,6 +39,7 @@ extern const struct kshim_suite kshim_test_suites[];
 unsigned long kshim_warn_count(void);
 unsigned long kshim_report_count(void);
 unsigned long long kshim_seed(void);
+const char *kshim_sched_name(void);
 void kshim_runtime_init(void);
 int kshim_runtime_exit_checks(void);
 
@@ -131,24 +135,96 @@ static void test_exit_checks(void)
 
 static void usage(const char *prog)
 {
-	printf("usage: %s [-s SUITE] [-t TEST] [-l] [--seed N]\n"
+	printf("usage: %s [-s SUITE] [-t TEST] [-l] [--seed N] [--seeds N]\n"
 	       "  -s SUITE   run only this suite\n"
 	       "  -t TEST    run only this test\n"
 	       "  -l         list suites and tests\n"
-	       "  --seed N   replay with this seed (same as KSHIM_SEED=N)\n",
+	       "  --seed N   replay with this seed (same as KSHIM_SEED=N)\n"
+	       "  --seeds N  run with seeds 1..N, stop at the first that fails\n"
+	       "             and replay it with its output (use with\n"
+	       "             KSHIM_BACKEND=det, where a seed is a schedule)\n",
 	       prog);
+}
+
+/* Run this binary once with KSHIM_SEED=seed; its exit status. */
+static int run_seed(char **argv, unsigned long seed, bool quiet)
+{
+	char buf[32];
+	pid_t pid;
+	int status;
+
+	snprintf(buf, sizeof(buf), "%lu", seed);
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		perror("fork");
+		exit(2);
+	}
+	if (pid == 0) {
+		setenv("KSHIM_SEED", buf, 1);
+		if (quiet) {
+			int fd = open("/dev/null", O_WRONLY);
+
+			dup2(fd, STDOUT_FILENO);
+			dup2(fd, STDERR_FILENO);
+		}
+		execv("/proc/self/exe", argv);
+		perror("execv");
+		_exit(2);
+	}
+	waitpid(pid, &status, 0);
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status);
+	return 128 + WTERMSIG(status);
+}
+
+/* The seed sweep: argv without the --seeds option, run per seed. */
+static int sweep(int argc, char **argv, unsigned long nseeds)
+{
+	char **args = calloc(argc + 1, sizeof(*args));
+	unsigned long seed;
+	int i, n = 0, rc;
+
+	for (i = 0; i < argc; i++) {
+		if (!strcmp(argv[i], "--seeds")) {
+			i++;
+			continue;
+		}
+		if (!strncmp(argv[i], "--seeds=", 8))
+			continue;
+		args[n++] = argv[i];
+	}
+	for (seed = 1; seed <= nseeds; seed++) {
+		rc = run_seed(args, seed, true);
+		if (rc && rc != 77) {
+			printf("kshim: seed sweep: seed %lu of %lu fails (exit %d); replaying it:\n",
+			       seed, nseeds, rc);
+			run_seed(args, seed, false);
+			printf("kshim: first failing seed: %lu (replay: KSHIM_SEED=%lu %s)\n",
+			       seed, seed, argv[0]);
+			printf("KSHIM-RESULT tests=%lu passed=%lu failed=1 skipped=0\n",
+			       seed, seed - 1);
+			return 1;
+		}
+	}
+	printf("kshim: seed sweep: seeds 1..%lu all pass\n", nseeds);
+	printf("KSHIM-RESULT tests=%lu passed=%lu failed=0 skipped=0\n",
+	       nseeds, nseeds);
+	return 0;
 }
 
 int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "seed", required_argument, NULL, 'S' },
+		{ "seeds", required_argument, NULL, 'N' },
 		{ "help", no_argument, NULL, 'h' },
 		{ }
 	};
 	const char *only_suite = NULL, *only_test = NULL;
 	const struct kshim_suite *s;
 	bool list = false;
+	unsigned long nseeds = 0;
 	unsigned int run, failed;
 	int c;
 
@@ -158,6 +234,7 @@ int main(int argc, char **argv)
 		case 't': only_test = optarg; break;
 		case 'l': list = true; break;
 		case 'S': setenv("KSHIM_SEED", optarg, 1); break;
+		case 'N': nseeds = strtoul(optarg, NULL, 0); break;
 		case 'h': usage(argv[0]); return 0;
 		default: usage(argv[0]); return 2;
 		}
@@ -172,9 +249,12 @@ int main(int argc, char **argv)
 		return 0;
 	}
 
+	if (nseeds)
+		return sweep(argc, argv, nseeds);
+
 	kshim_runtime_init();
-	printf("kshim: seed %llu (replay: KSHIM_SEED=%llu)\n", kshim_seed(),
-	       kshim_seed());
+	printf("kshim: seed %llu, %s backend (replay: KSHIM_SEED=%llu)\n",
+	       kshim_seed(), kshim_sched_name(), kshim_seed());
 	if (CU_initialize_registry() != CUE_SUCCESS)
 		return 2;
 	for (s = kshim_test_suites; s->name; s++) {
