@@ -59,6 +59,7 @@ static int pct_nchange;
 static u64 pct_next_low;
 static int sched_fd = -1;
 static u32 rcu_gen;
+static u64 next_deadline = U64_MAX;	/* earliest timed wait, if any */
 
 static void *grow(void *p, int *cap, int need, size_t elem)
 {
@@ -175,18 +176,27 @@ static void det_forget(struct det_task *dt)
 		runq_del(dt);
 }
 
-/* Wake every timed waiter whose deadline has come. */
+/*
+ * Wake every timed waiter whose deadline has come, and find the next
+ * deadline. Only scans when one is due: this runs at every decision.
+ */
 static void expire_timeouts(void)
 {
 	int i;
 
+	if (now_ns < next_deadline)
+		return;
+	next_deadline = U64_MAX;
 	for (i = 0; i < nall; i++) {
 		struct det_task *dt = all[i];
 
-		if (dt->state == DET_BLOCKED && dt->timed &&
-		    dt->deadline <= now_ns) {
+		if (dt->state != DET_BLOCKED || !dt->timed)
+			continue;
+		if (dt->deadline <= now_ns) {
 			dt->timed_out = true;
 			make_runnable(dt);
+		} else if (dt->deadline < next_deadline) {
+			next_deadline = dt->deadline;
 		}
 	}
 }
@@ -194,17 +204,10 @@ static void expire_timeouts(void)
 /* Nothing can run: jump to the earliest deadline. False if there is none. */
 static bool advance_time(void)
 {
-	u64 next = U64_MAX;
-	int i;
-
-	for (i = 0; i < nall; i++)
-		if (all[i]->state == DET_BLOCKED && all[i]->timed &&
-		    all[i]->deadline < next)
-			next = all[i]->deadline;
-	if (next == U64_MAX)
+	if (next_deadline == U64_MAX)
 		return false;
-	if (next > now_ns)
-		now_ns = next;
+	if (next_deadline > now_ns)
+		now_ns = next_deadline;
 	expire_timeouts();
 	kshim_time_update_jiffies();
 	return true;
@@ -280,6 +283,8 @@ static void block_current(u32 *word, const char *what, bool timed, u64 ns)
 	cur->timed = timed;
 	cur->timed_out = false;
 	cur->deadline = timed ? now_ns + ns : 0;
+	if (timed && cur->deadline < next_deadline)
+		next_deadline = cur->deadline;
 	cur->nwhere = kshim_host_backtrace(cur->where, DET_WHERE_MAX);
 	runq_del(cur);
 	det_reschedule(KSHIM_SW_WAKE);
@@ -482,6 +487,11 @@ void kshim_det_print_summary(void)
 		(unsigned long long)trace_hash);
 	if (sched_fd >= 0)
 		kshim_host_close(sched_fd);
+}
+
+u64 kshim_det_steps(void)
+{
+	return steps;
 }
 
 u64 kshim_det_trace_hash(void)
