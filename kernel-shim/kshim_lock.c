@@ -16,18 +16,214 @@
 #include <linux/mutex.h>
 #include <linux/rwsem.h>
 #include <linux/cpu.h>
+#include <linux/string.h>
+#include <kshim/host.h>
 #include <kshim/lock.h>
 #include <kshim/sched.h>
 #include <kshim/runtime.h>
 #include "kshim_internal.h"
 
-void kshim_lock_init(struct kshim_lock *l, const struct kshim_lock_class *c)
+/* ---- lock statistics ------------------------------------------------------ */
+
+static bool lock_stat_on;
+static u32 stat_lock;			/* host-level: guards the class list */
+static struct kshim_lock_class *stat_classes;
+static struct kshim_lock_class *named_classes;	/* for static initialisers */
+
+static void stat_lock_acquire(void)
+{
+	while (__atomic_exchange_n(&stat_lock, 1, __ATOMIC_ACQUIRE))
+		kshim_host_futex_wait(&stat_lock, 1);
+}
+
+static void stat_lock_release(void)
+{
+	__atomic_store_n(&stat_lock, 0, __ATOMIC_RELEASE);
+	kshim_host_futex_wake(&stat_lock, 1);
+}
+
+/* The class of a lock; statically initialised locks share one per name. */
+static struct kshim_lock_class *lock_class(struct kshim_lock *l)
+{
+	struct kshim_lock_class *c = READ_ONCE(l->class);
+	const char *name = l->name ? l->name : "lock";
+
+	if (c)
+		return c;
+	stat_lock_acquire();
+	for (c = named_classes; c; c = c->next)
+		if (!strcmp(c->name, name) && !c->file)
+			break;
+	if (!c) {
+		c = kshim_host_alloc(sizeof(*c), 0);
+		if (!c)
+			kshim_fatal("out of host memory for a lock class");
+		memset(c, 0, sizeof(*c));
+		c->name = name;
+		c->next = named_classes;
+		c->registered = true;
+		named_classes = c;
+	}
+	stat_lock_release();
+	WRITE_ONCE(l->class, c);
+	return c;
+}
+
+static void stat_register(struct kshim_lock_class *c)
+{
+	if (READ_ONCE(c->registered))
+		return;
+	stat_lock_acquire();
+	if (!c->registered) {
+		c->next = stat_classes;
+		stat_classes = c;
+		WRITE_ONCE(c->registered, true);
+	}
+	stat_lock_release();
+}
+
+/* waited: the acquisition was contended, since wait_start. */
+static void stat_acquired(struct kshim_lock *l, bool waited, u64 wait_start,
+			  bool exclusive)
+{
+	struct kshim_lock_class *c;
+	u64 now;
+
+	if (likely(!READ_ONCE(lock_stat_on)))
+		return;
+	c = lock_class(l);
+	if (c->file)
+		stat_register(c);
+	now = kshim_sched->clock_ns();
+	__atomic_add_fetch(&c->acquisitions, 1, __ATOMIC_RELAXED);
+	if (waited) {
+		u64 w = now - wait_start, max;
+
+		__atomic_add_fetch(&c->contentions, 1, __ATOMIC_RELAXED);
+		__atomic_add_fetch(&c->wait_total, w, __ATOMIC_RELAXED);
+		max = READ_ONCE(c->wait_max);
+		while (w > max && !__atomic_compare_exchange_n(&c->wait_max,
+					&max, w, 0, __ATOMIC_RELAXED,
+					__ATOMIC_RELAXED))
+			;
+	}
+	if (exclusive)
+		l->acquired_at = now;
+}
+
+static void stat_released(struct kshim_lock *l)
+{
+	struct kshim_lock_class *c;
+	u64 h, max;
+
+	if (likely(!READ_ONCE(lock_stat_on)) || !l->acquired_at)
+		return;
+	c = lock_class(l);
+	h = kshim_sched->clock_ns() - l->acquired_at;
+	l->acquired_at = 0;
+	__atomic_add_fetch(&c->hold_total, h, __ATOMIC_RELAXED);
+	max = READ_ONCE(c->hold_max);
+	while (h > max && !__atomic_compare_exchange_n(&c->hold_max, &max, h,
+					0, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+		;
+}
+
+void kshim_lock_stat_enable(bool on)
+{
+	WRITE_ONCE(lock_stat_on, on);
+}
+
+static void stat_clear(struct kshim_lock_class *c)
+{
+	for (; c; c = c->next) {
+		c->acquisitions = c->contentions = 0;
+		c->wait_total = c->wait_max = 0;
+		c->hold_total = c->hold_max = 0;
+	}
+}
+
+void kshim_lock_stat_reset(void)
+{
+	stat_lock_acquire();
+	stat_clear(stat_classes);
+	stat_clear(named_classes);
+	stat_lock_release();
+}
+
+struct kshim_lock_class *kshim_lock_stat_find(const char *name)
+{
+	struct kshim_lock_class *c, *found = NULL;
+
+	stat_lock_acquire();
+	for (c = stat_classes; c && !found; c = c->next)
+		if (!strcmp(c->name, name))
+			found = c;
+	for (c = named_classes; c && !found; c = c->next)
+		if (!strcmp(c->name, name))
+			found = c;
+	stat_lock_release();
+	return found;
+}
+
+/* Print the classes with the most total wait time, like lock_stat. */
+void kshim_lock_stat_print(int top)
+{
+	struct kshim_lock_class *lists[2], *c, *best, *prev_best = NULL;
+	u64 prev_wait = U64_MAX;
+	int i, n;
+
+	stat_lock_acquire();
+	lists[0] = stat_classes;
+	lists[1] = named_classes;
+	kshim_info("%-40s %10s %10s %12s %12s %12s %12s\n", "class",
+		   "acquired", "contended", "wait-max", "wait-total",
+		   "hold-max", "hold-total");
+	for (n = 0; n < top; n++) {
+		best = NULL;
+		for (i = 0; i < 2; i++)
+			for (c = lists[i]; c; c = c->next) {
+				if (!c->acquisitions)
+					continue;
+				/* Next in (wait_total desc, address) order. */
+				if (c->wait_total > prev_wait ||
+				    (c->wait_total == prev_wait &&
+				     c <= prev_best))
+					continue;
+				if (!best || c->wait_total > best->wait_total ||
+				    (c->wait_total == best->wait_total &&
+				     c > best))
+					best = c;
+			}
+		if (!best)
+			break;
+		if (best->file)
+			kshim_info("%-28.28s %5.5s:%-5d %10llu %10llu %12llu %12llu %12llu %12llu\n",
+				   best->name, kbasename(best->file), best->line,
+				   best->acquisitions, best->contentions,
+				   best->wait_max, best->wait_total,
+				   best->hold_max, best->hold_total);
+		else
+			kshim_info("%-40.40s %10llu %10llu %12llu %12llu %12llu %12llu\n",
+				   best->name, best->acquisitions,
+				   best->contentions, best->wait_max,
+				   best->wait_total, best->hold_max,
+				   best->hold_total);
+		prev_wait = best->wait_total;
+		prev_best = best;
+	}
+	stat_lock_release();
+}
+
+/* ---- the lock ----------------------------------------------------------------- */
+
+void kshim_lock_init(struct kshim_lock *l, struct kshim_lock_class *c)
 {
 	l->word = 0;
 	l->waiters = 0;
 	l->owner = NULL;
 	l->class = c;
 	l->name = c ? c->name : NULL;
+	l->acquired_at = 0;
 }
 
 static const char *lock_name(const struct kshim_lock *l)
@@ -95,6 +291,7 @@ int kshim_lock_tryacquire(struct kshim_lock *l, enum kshim_lock_kind kind)
 		return 0;
 	WRITE_ONCE(l->owner, current);
 	held_push(l);
+	stat_acquired(l, false, 0, true);
 	return 1;
 }
 
@@ -102,6 +299,9 @@ void kshim_lock_acquire(struct kshim_lock *l, enum kshim_lock_kind kind)
 {
 	if (kind == KSHIM_SLEEP)
 		might_sleep();
+	u64 wait_start = 0;
+	bool waited = false;
+
 	check_recursion(l);
 	kshim_switch_point(KSHIM_SW_LOCK_ACQUIRE, l);
 	for (;;) {
@@ -112,10 +312,15 @@ void kshim_lock_acquire(struct kshim_lock *l, enum kshim_lock_kind kind)
 						__ATOMIC_SEQ_CST,
 						__ATOMIC_RELAXED))
 			break;
+		if (!waited && READ_ONCE(lock_stat_on)) {
+			waited = true;
+			wait_start = kshim_sched->clock_ns();
+		}
 		lock_wait(l, seen);
 	}
 	WRITE_ONCE(l->owner, current);
 	held_push(l);
+	stat_acquired(l, waited, wait_start, true);
 }
 
 void kshim_lock_release(struct kshim_lock *l)
@@ -126,6 +331,7 @@ void kshim_lock_release(struct kshim_lock *l)
 	if (READ_ONCE(l->owner) != current)
 		kshim_report("%s released by %s, but held by another task",
 			     lock_name(l), current->comm);
+	stat_released(l);
 	WRITE_ONCE(l->owner, NULL);
 	held_pop(l);
 	__atomic_store_n(&l->word, 0, __ATOMIC_SEQ_CST);
@@ -144,6 +350,7 @@ int kshim_lock_tryacquire_shared(struct kshim_lock *l,
 						__ATOMIC_SEQ_CST,
 						__ATOMIC_RELAXED)) {
 			held_push(l);
+			stat_acquired(l, false, 0, false);
 			return 1;
 		}
 	}
@@ -152,6 +359,9 @@ int kshim_lock_tryacquire_shared(struct kshim_lock *l,
 
 void kshim_lock_acquire_shared(struct kshim_lock *l, enum kshim_lock_kind kind)
 {
+	u64 wait_start = 0;
+	bool waited = false;
+
 	if (kind == KSHIM_SLEEP)
 		might_sleep();
 	kshim_switch_point(KSHIM_SW_LOCK_ACQUIRE, l);
@@ -164,9 +374,14 @@ void kshim_lock_acquire_shared(struct kshim_lock *l, enum kshim_lock_kind kind)
 							__ATOMIC_SEQ_CST,
 							__ATOMIC_RELAXED)) {
 				held_push(l);
+				stat_acquired(l, waited, wait_start, false);
 				return;
 			}
 			continue;
+		}
+		if (!waited && READ_ONCE(lock_stat_on)) {
+			waited = true;
+			wait_start = kshim_sched->clock_ns();
 		}
 		lock_wait(l, seen);
 	}

@@ -17,6 +17,8 @@
 #include <linux/rcupdate.h>
 #include <kshim/ktest.h>
 #include <kshim/sched.h>
+#include <kshim/lock.h>
+#include <linux/string.h>
 
 static DEFINE_SPINLOCK(test_lock);
 static DEFINE_MUTEX(test_mutex);
@@ -146,6 +148,43 @@ static void test_mutex_excludes_tasks(void)
 	KSHIM_ASSERT_EQ(shared_counter, COUNTER_TASKS * 2000);
 }
 
+static DEFINE_MUTEX(stat_mutex);
+
+static void lock_stat_worker(void *unused)
+{
+	int i;
+
+	for (i = 0; i < 1000; i++) {
+		mutex_lock(&stat_mutex);
+		cond_resched();		/* hold it across a switch point */
+		mutex_unlock(&stat_mutex);
+	}
+}
+
+static void test_lock_stat_counts_acquisitions_and_contention(void)
+{
+	struct task_struct *t[4];
+	struct kshim_lock_class *c;
+	int i;
+
+	kshim_lock_stat_reset();
+	kshim_lock_stat_enable(true);
+	for (i = 0; i < 4; i++)
+		t[i] = kshim_task_run(lock_stat_worker, NULL, "stat", -1);
+	for (i = 0; i < 4; i++)
+		kshim_task_join(t[i]);
+	kshim_lock_stat_enable(false);
+	c = kshim_lock_stat_find("stat_mutex");
+	KSHIM_ASSERT_FATAL(c != NULL);
+	KSHIM_ASSERT_EQ(c->acquisitions, 4000);
+	KSHIM_ASSERT(c->contentions <= c->acquisitions);
+	KSHIM_ASSERT(c->wait_max <= c->wait_total);
+	/* One task at a time, switching while holding: others must wait. */
+	if (!strcmp(kshim_sched->name, "det"))
+		KSHIM_ASSERT(c->contentions > 0);
+	kshim_lock_stat_print(5);
+}
+
 struct rcu_obj {
 	int v;
 	struct rcu_head rcu;
@@ -171,6 +210,7 @@ static const struct kshim_test runtime_tests[] = {
 	KSHIM_TEST(test_warn_on_is_counted),
 	KSHIM_TEST(test_mutex_excludes_tasks),
 	KSHIM_TEST(test_kfree_rcu_frees_after_grace_period),
+	KSHIM_TEST(test_lock_stat_counts_acquisitions_and_contention),
 	{ }
 };
 
