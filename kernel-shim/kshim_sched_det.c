@@ -61,20 +61,19 @@ static int sched_fd = -1;
 static u32 rcu_gen;
 static u64 next_deadline = U64_MAX;	/* earliest timed wait, if any */
 
-static void *grow(void *p, int *cap, int need, size_t elem)
+/* Make room in array p (cap elements, count used) for one more. */
+static void *grow(void *p, int *cap, int count, size_t elem)
 {
 	void *n;
 
-	if (need <= *cap)
+	if (count < *cap)
 		return p;
 	*cap = *cap ? *cap * 2 : 64;
-	if (*cap < need)
-		*cap = need;
 	n = kshim_host_alloc(*cap * elem, 0);
 	if (!n)
 		kshim_fatal("deterministic scheduler: out of host memory");
 	if (p) {
-		memcpy(n, p, (size_t)need * elem);
+		memcpy(n, p, (size_t)count * elem);
 		kshim_host_free(p);
 	}
 	return n;
@@ -84,7 +83,7 @@ static int runq_cap;
 
 static void runq_add(struct det_task *dt)
 {
-	runq = grow(runq, &runq_cap, nrunq + 1, sizeof(*runq));
+	runq = grow(runq, &runq_cap, nrunq, sizeof(*runq));
 	dt->runq_index = nrunq;
 	runq[nrunq++] = dt;
 }
@@ -155,7 +154,7 @@ static struct det_task *det_new(struct kshim_task *kt)
 	/* PCT: distinct random initial priorities above every change level. */
 	dt->prio = (kshim_random(&rng) >> 8) + (1ULL << 56);
 	kt->backend = dt;
-	all = grow(all, &all_cap, nall + 1, sizeof(*all));
+	all = grow(all, &all_cap, nall, sizeof(*all));
 	all[nall++] = dt;
 	runq_add(dt);
 	return dt;

@@ -23,6 +23,7 @@
 
 #if defined(__SANITIZE_ADDRESS__)
 #include <sanitizer/common_interface_defs.h>
+#include <sanitizer/asan_interface.h>
 #define ASAN_FIBERS 1
 #else
 #define ASAN_FIBERS 0
@@ -155,6 +156,11 @@ struct kshim_fiber *kshim_host_fiber_create(void (*fn)(void *), void *arg,
 	f->arg = arg;
 	f->stack_bottom = (char *)f->map + GUARD_SIZE;
 	f->stack_size = stack_size;
+#if ASAN_FIBERS
+	/* A new mapping may reuse an old fiber's addresses: their stack
+	 * shadow (redzones of dead frames) must not carry over. */
+	__asan_unpoison_memory_region(f->stack_bottom, stack_size);
+#endif
 	f->valgrind_id = VALGRIND_STACK_REGISTER(f->stack_bottom,
 			(char *)f->stack_bottom + stack_size);
 #ifdef __x86_64__
