@@ -41,8 +41,6 @@ static void kthread_main(void *arg)
 {
 	struct kthread *kt = arg;
 
-	current->flags |= PF_KTHREAD;
-	current->worker_private = kt;
 	/* Created sleeping: run only once woken (or stopped). */
 	schedule();
 	if (READ_ONCE(kt->should_stop))
@@ -70,9 +68,8 @@ struct task_struct *kthread_create_on_node(int (*threadfn)(void *data),
 	kt->data = data;
 	init_completion(&kt->parked);
 	init_completion(&kt->exited);
-	t = kshim_task_create(kthread_main, kt, name, -1, TASK_UNINTERRUPTIBLE);
-	t->flags |= PF_KTHREAD;
-	t->worker_private = kt;
+	t = kshim_task_create_ex(kthread_main, kt, name, -1,
+				 TASK_UNINTERRUPTIBLE, PF_KTHREAD, kt);
 	kt->task = t;
 	return t;
 }

@@ -106,11 +106,15 @@ void kshim_task_body(void *arg)
 /*
  * Start fn(arg) as a task in the given state: TASK_RUNNING for a task that
  * runs at once, a sleeping state for one (a new kthread) whose fn starts
- * by calling schedule() and so waits for its first wake-up.
+ * by calling schedule() and so waits for its first wake-up. pf_flags and
+ * worker_private are set before the task can run, so neither it nor its
+ * creator races on them.
  */
-struct task_struct *kshim_task_create(void (*fn)(void *), void *arg,
-				      const char *name, int cpu,
-				      unsigned int state)
+struct task_struct *kshim_task_create_ex(void (*fn)(void *), void *arg,
+					 const char *name, int cpu,
+					 unsigned int state,
+					 unsigned int pf_flags,
+					 void *worker_private)
 {
 	struct kshim_task *kt;
 	int err;
@@ -120,10 +124,19 @@ struct task_struct *kshim_task_create(void (*fn)(void *), void *arg,
 	kt->fn = fn;
 	kt->arg = arg;
 	kt->task.__state = state;
+	kt->task.flags = pf_flags;
+	kt->task.worker_private = worker_private;
 	err = kshim_sched->task_start(&kt->task);
 	if (err)
 		kshim_fatal("cannot start task %s: error %d", name, err);
 	return &kt->task;
+}
+
+struct task_struct *kshim_task_create(void (*fn)(void *), void *arg,
+				      const char *name, int cpu,
+				      unsigned int state)
+{
+	return kshim_task_create_ex(fn, arg, name, cpu, state, 0, NULL);
 }
 
 struct task_struct *kshim_task_run(void (*fn)(void *), void *arg,

@@ -62,6 +62,9 @@ static __always_inline bool pfx##_try_cmpxchg(atype *v, type *o, type n) \
 __KSHIM_ATOMIC_OPS(arch_atomic, atomic_t, int)
 __KSHIM_ATOMIC_OPS(arch_atomic64, atomic64_t, s64)
 
+/* As every 64-bit arch's asm/atomic64*.h (ATOMIC_LONG_INIT() needs it). */
+#define ATOMIC64_INIT(i)	{ (i) }
+
 /* Tell atomic-arch-fallback.h which primitives exist. */
 #define arch_atomic_read arch_atomic_read
 #define arch_atomic_set arch_atomic_set

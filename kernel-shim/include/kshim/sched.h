@@ -82,6 +82,11 @@ void kshim_task_join(struct task_struct *t);
 struct task_struct *kshim_task_create(void (*fn)(void *), void *arg,
 				      const char *name, int cpu,
 				      unsigned int state);
+struct task_struct *kshim_task_create_ex(void (*fn)(void *), void *arg,
+					 const char *name, int cpu,
+					 unsigned int state,
+					 unsigned int pf_flags,
+					 void *worker_private);
 
 /* The kshim clock in ns since start (kshim_time.c). */
 u64 kshim_clock_ns(void);
