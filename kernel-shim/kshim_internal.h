@@ -26,7 +26,19 @@ struct kshim_task {
 	struct kshim_lock *held[KSHIM_HELD_LOCKS_MAX];
 	int nr_held;
 	struct kshim_lock *waiting_for;
+	/* Parallel backend: since when and on what the task is blocked. */
+	u64 blocked_since;		/* 0: not blocked */
+	const char *blocked_on;
+	struct kshim_task *next_all;	/* every live task, for reports */
+	struct kshim_task *prev_all;
 };
+
+/* Walk every live task (kshim_task.c keeps the list). */
+void kshim_tasks_lock(void);
+void kshim_tasks_unlock(void);
+struct kshim_task *kshim_tasks_first(void);
+void kshim_hung_task_start(void);
+void kshim_hung_task_stop(void);
 
 static inline struct kshim_task *kshim_task_of(struct task_struct *t)
 {

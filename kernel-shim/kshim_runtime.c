@@ -67,6 +67,7 @@ void kshim_runtime_init(void)
 	kshim_task_adopt("main");
 	kshim_rcu_init();
 	kshim_time_init();
+	kshim_hung_task_start();
 }
 
 /*
@@ -78,6 +79,7 @@ int kshim_runtime_exit_checks(void)
 	long leaks, pcpu;
 	int problems = 0;
 
+	kshim_hung_task_stop();
 	kshim_time_exit();
 	kshim_rcu_exit();
 	leaks = kshim_alloc_report_leaks();

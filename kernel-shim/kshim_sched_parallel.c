@@ -12,15 +12,41 @@
 #include <kshim/sched.h>
 #include "kshim_internal.h"
 
+/* What the hung-task watchdog reads (kshim_hung_task.c). */
+static struct kshim_task *blocking(const char *what)
+{
+	struct task_struct *t = kshim_host_tls_get();
+	struct kshim_task *kt = t ? t->kshim : NULL;
+
+	if (kt) {
+		WRITE_ONCE(kt->blocked_on, what);
+		WRITE_ONCE(kt->blocked_since, kshim_host_clock_ns());
+	}
+	return kt;
+}
+
+static void unblocked(struct kshim_task *kt)
+{
+	if (kt)
+		WRITE_ONCE(kt->blocked_since, 0);
+}
+
 static void parallel_wait(u32 *word, u32 val, const char *what)
 {
+	struct kshim_task *kt = blocking(what);
+
 	kshim_host_futex_wait(word, val);
+	unblocked(kt);
 }
 
 static bool parallel_wait_timeout(u32 *word, u32 val, u64 ns,
 				  const char *what)
 {
-	return kshim_host_futex_wait_timeout(word, val, ns);
+	struct kshim_task *kt = blocking(what);
+	bool woken = kshim_host_futex_wait_timeout(word, val, ns);
+
+	unblocked(kt);
+	return woken;
 }
 
 static void parallel_wake(u32 *word, int nr)

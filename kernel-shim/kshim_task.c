@@ -24,6 +24,51 @@
 #include "kshim_internal.h"
 
 static atomic_t next_pid = ATOMIC_INIT(1);
+
+/* Every live task, for reports (hung tasks); a host-level lock. */
+static struct kshim_task *all_tasks;
+static u32 all_tasks_lock;
+
+void kshim_tasks_lock(void)
+{
+	while (__atomic_exchange_n(&all_tasks_lock, 1, __ATOMIC_ACQUIRE))
+		kshim_host_futex_wait(&all_tasks_lock, 1);
+}
+
+void kshim_tasks_unlock(void)
+{
+	__atomic_store_n(&all_tasks_lock, 0, __ATOMIC_RELEASE);
+	kshim_host_futex_wake(&all_tasks_lock, 1);
+}
+
+struct kshim_task *kshim_tasks_first(void)
+{
+	return all_tasks;
+}
+
+static void task_list_add(struct kshim_task *kt)
+{
+	kshim_tasks_lock();
+	kt->next_all = all_tasks;
+	kt->prev_all = NULL;
+	if (all_tasks)
+		all_tasks->prev_all = kt;
+	all_tasks = kt;
+	kshim_tasks_unlock();
+}
+
+static void task_free(struct kshim_task *kt)
+{
+	kshim_tasks_lock();
+	if (kt->prev_all)
+		kt->prev_all->next_all = kt->next_all;
+	else
+		all_tasks = kt->next_all;
+	if (kt->next_all)
+		kt->next_all->prev_all = kt->prev_all;
+	kshim_tasks_unlock();
+	kshim_host_free(kt);
+}
 static atomic_t next_cpu = ATOMIC_INIT(0);
 
 static struct kshim_task *task_alloc(const char *name, int cpu)
@@ -40,6 +85,7 @@ static struct kshim_task *task_alloc(const char *name, int cpu)
 	if (cpu < 0)
 		cpu = (atomic_inc_return(&next_cpu) - 1) % nr_cpu_ids;
 	kt->task.thread_info.cpu = cpu;
+	task_list_add(kt);
 	return kt;
 }
 
@@ -90,7 +136,7 @@ void kshim_task_forget_current(void)
 	if (t && t->kshim->adopted) {
 		task_leave(t->kshim);
 		kshim_sched->task_forget(t);
-		kshim_host_free(t->kshim);
+		task_free(t->kshim);
 	}
 }
 
@@ -148,7 +194,7 @@ struct task_struct *kshim_task_run(void (*fn)(void *), void *arg,
 void kshim_task_join(struct task_struct *t)
 {
 	kshim_sched->task_join(t);
-	kshim_host_free(t->kshim);
+	task_free(t->kshim);
 }
 
 int kshim_cpu_id(void)

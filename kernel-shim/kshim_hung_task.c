@@ -1,0 +1,100 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The hung-task watchdog of the parallel backend, like the kernel's
+ * khungtaskd: a task blocked uninterruptibly (in TASK_UNINTERRUPTIBLE, or
+ * on a lock) for longer than KSHIM_HUNG_TIMEOUT seconds
+ * (default 60; 0 turns it off) is reported with what it waits on, the
+ * lock's owner and the locks it holds, and the run fails there rather than
+ * hanging until the test harness kills it. The deterministic backend needs
+ * no watchdog: it sees a hang the moment no task can run.
+ */
+#include <linux/kernel.h>
+#include <linux/sched.h>
+#include <kshim/host.h>
+#include <kshim/lock.h>
+#include <kshim/sched.h>
+#include <kshim/runtime.h>
+#include "kshim_internal.h"
+
+static u32 stop;
+static struct task_struct *khungtaskd;
+static u64 timeout_ns;
+
+static void report(struct kshim_task *kt, u64 now)
+{
+	struct kshim_lock *l = READ_ONCE(kt->waiting_for);
+	int i;
+
+	pr_err("INFO: task %s:%d blocked for more than %llu seconds, on %s",
+	       kt->task.comm, kt->task.pid,
+	       (now - READ_ONCE(kt->blocked_since)) / NSEC_PER_SEC,
+	       READ_ONCE(kt->blocked_on) ?: "?");
+	if (l && READ_ONCE(l->owner))
+		pr_cont(" held by %s (pid %d)", l->owner->comm, l->owner->pid);
+	pr_cont("\n");
+	for (i = 0; i < min(kt->nr_held, KSHIM_HELD_LOCKS_MAX); i++)
+		pr_err("      holds %s\n", kt->held[i]->name ?: "lock");
+}
+
+static void khungtaskd_main(void *unused)
+{
+	u64 period = min_t(u64, timeout_ns / 4, 5 * NSEC_PER_SEC);
+
+	for (;;) {
+		u64 now;
+		struct kshim_task *kt;
+		int hung = 0;
+
+		kshim_wait_timeout(&stop, 0, period, "hung-task period");
+		if (READ_ONCE(stop))
+			break;
+		now = kshim_host_clock_ns();
+		kshim_tasks_lock();
+		for (kt = kshim_tasks_first(); kt; kt = kt->next_all) {
+			u64 since = READ_ONCE(kt->blocked_since);
+			unsigned int state = READ_ONCE(kt->task.__state);
+
+			if (&kt->task == current || !since ||
+			    now - since < timeout_ns)
+				continue;
+			/*
+			 * As khungtaskd: only uninterruptible sleeps (a lock
+			 * wait is one) count; an idle kthread waiting for work
+			 * (TASK_INTERRUPTIBLE, TASK_IDLE) is not hung.
+			 */
+			if (!READ_ONCE(kt->waiting_for) &&
+			    (!(state & TASK_UNINTERRUPTIBLE) ||
+			     (state & TASK_NOLOAD)))
+				continue;
+			if (!hung++)
+				pr_err("kshim: hung tasks (KSHIM_HUNG_TIMEOUT=%llu s):\n",
+				       timeout_ns / NSEC_PER_SEC);
+			report(kt, now);
+		}
+		kshim_tasks_unlock();
+		if (hung)
+			kshim_fatal("%d task(s) blocked longer than %llu s", hung,
+				    timeout_ns / NSEC_PER_SEC);
+	}
+}
+
+void kshim_hung_task_start(void)
+{
+	const char *s = kshim_host_getenv("KSHIM_HUNG_TIMEOUT");
+	u64 secs = s ? kshim_host_strtoull(s) : 60;
+
+	if (kshim_sched->virtual_time || !secs)
+		return;
+	timeout_ns = secs * NSEC_PER_SEC;
+	khungtaskd = kshim_task_run(khungtaskd_main, NULL, "khungtaskd", -1);
+}
+
+void kshim_hung_task_stop(void)
+{
+	if (!khungtaskd)
+		return;
+	WRITE_ONCE(stop, 1);
+	kshim_wake(&stop, 1);
+	kshim_task_join(khungtaskd);
+	khungtaskd = NULL;
+}
