@@ -5,8 +5,8 @@
  * (lock acquire/release, wake-up, cond_resched, cpu_relax, block) a seeded
  * PRNG picks the next task, by uniform random walk or by PCT (random
  * priorities with KSHIM_PCT_DEPTH - 1 priority change points). Time is
- * virtual: it advances only when no task can run, straight to the
- * earliest timed wait. The same seed gives the same schedule: every
+ * virtual: it advances by KSHIM_DET_STEP_NS (100 ns) per decision, and
+ * when no task can run, straight to the earliest timed wait. The same seed gives the same schedule: every
  * decision is folded into a trace hash printed at the end, and
  * KSHIM_SCHEDULE_FILE=path writes the decisions out. When no task can run
  * and no timed wait is pending, the run stops with a report of every task
@@ -60,6 +60,13 @@ static u64 pct_next_low;
 static int sched_fd = -1;
 static u32 rcu_gen;
 static u64 next_deadline = U64_MAX;	/* earliest timed wait, if any */
+/*
+ * Running costs time: each decision advances the clock by step_ns, so a
+ * task that spins (cond_resched() until a timer fires) lets time reach
+ * the timer, as on a real machine. max_steps bounds a livelock.
+ */
+static u64 step_ns = 100;
+static u64 max_steps = 2000000000ULL;
 
 /* Make room in array p (cap elements, count used) for one more. */
 static void *grow(void *p, int *cap, int count, size_t elem)
@@ -134,6 +141,12 @@ static void det_init_once(void)
 		for (i = 0; i < pct_nchange; i++)
 			pct_change[i] = 1 + kshim_random(&rng) % (len ? len : 1);
 	}
+	s = kshim_host_getenv("KSHIM_DET_STEP_NS");
+	if (s && *s)
+		step_ns = kshim_host_strtoull(s);
+	s = kshim_host_getenv("KSHIM_DET_MAX_STEPS");
+	if (s && *s)
+		max_steps = kshim_host_strtoull(s);
 	s = kshim_host_getenv("KSHIM_SCHEDULE_FILE");
 	if (s && *s) {
 		sched_fd = kshim_host_open_write(s);
@@ -212,7 +225,7 @@ static bool advance_time(void)
 	return true;
 }
 
-static void __noreturn det_hang(void);
+static void __noreturn det_hang(const char *why);
 
 static struct det_task *pick_next(void)
 {
@@ -236,6 +249,9 @@ static void record(struct det_task *next, enum kshim_switch_reason why)
 	int i;
 
 	steps++;
+	now_ns += step_ns;
+	if (steps > max_steps)
+		det_hang("LIVELOCK: tasks ran KSHIM_DET_MAX_STEPS decisions without finishing");
 	for (i = 0; i < 4; i++) {
 		trace_hash ^= (pid >> (8 * i)) & 0xff;
 		trace_hash *= 0x100000001b3ULL;
@@ -263,7 +279,7 @@ static void det_reschedule(enum kshim_switch_reason why)
 		if (next)
 			break;
 		if (!advance_time())
-			det_hang();
+			det_hang("HANG: no task can run and no timer is pending");
 	}
 	record(next, why);
 	if (next == prev)
@@ -461,11 +477,11 @@ static void print_task(struct det_task *dt)
 	}
 }
 
-static void __noreturn det_hang(void)
+static void __noreturn det_hang(const char *why)
 {
 	int i;
 
-	pr_err("kshim: HANG: no task can run and no timer is pending (deterministic backend)\n");
+	pr_err("kshim: %s (deterministic backend)\n", why);
 	pr_err("kshim: virtual time %llu ns, step %llu, seed %llu; replay: KSHIM_BACKEND=det KSHIM_SEED=%llu%s\n",
 	       (unsigned long long)now_ns, (unsigned long long)steps,
 	       (unsigned long long)kshim_seed(),
@@ -473,7 +489,7 @@ static void __noreturn det_hang(void)
 	       strategy == DET_PCT ? " KSHIM_STRATEGY=pct" : "");
 	for (i = 0; i < nall; i++)
 		print_task(all[i]);
-	kshim_fatal("hang detected");
+	kshim_fatal("%s", why);
 }
 
 void kshim_det_print_summary(void)
