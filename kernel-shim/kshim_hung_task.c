@@ -20,6 +20,17 @@ static u32 stop;
 static struct task_struct *khungtaskd;
 static u64 timeout_ns;
 
+/* Called with the task list locked: owner may have exited holding l. */
+static bool live_task(struct task_struct *t)
+{
+	struct kshim_task *kt;
+
+	for (kt = kshim_tasks_first(); kt; kt = kt->next_all)
+		if (&kt->task == t)
+			return true;
+	return false;
+}
+
 static void report(struct kshim_task *kt, u64 now)
 {
 	struct kshim_lock *l = READ_ONCE(kt->waiting_for);
@@ -29,8 +40,12 @@ static void report(struct kshim_task *kt, u64 now)
 	       kt->task.comm, kt->task.pid,
 	       (now - READ_ONCE(kt->blocked_since)) / NSEC_PER_SEC,
 	       READ_ONCE(kt->blocked_on) ?: "?");
-	if (l && READ_ONCE(l->owner))
-		pr_cont(" held by %s (pid %d)", l->owner->comm, l->owner->pid);
+	struct task_struct *owner = l ? READ_ONCE(l->owner) : NULL;
+
+	if (owner && live_task(owner))
+		pr_cont(" held by %s (pid %d)", owner->comm, owner->pid);
+	else if (owner)
+		pr_cont(" held by a task that has exited");
 	pr_cont("\n");
 	for (i = 0; i < min(kt->nr_held, KSHIM_HELD_LOCKS_MAX); i++)
 		pr_err("      holds %s\n", kt->held[i]->name ?: "lock");

@@ -136,9 +136,12 @@ void kshim_lock_stat_enable(bool on)
 static void stat_clear(struct kshim_lock_class *c)
 {
 	for (; c; c = c->next) {
-		c->acquisitions = c->contentions = 0;
-		c->wait_total = c->wait_max = 0;
-		c->hold_total = c->hold_max = 0;
+		WRITE_ONCE(c->acquisitions, 0);
+		WRITE_ONCE(c->contentions, 0);
+		WRITE_ONCE(c->wait_total, 0);
+		WRITE_ONCE(c->wait_max, 0);
+		WRITE_ONCE(c->hold_total, 0);
+		WRITE_ONCE(c->hold_max, 0);
 	}
 }
 
@@ -165,53 +168,66 @@ struct kshim_lock_class *kshim_lock_stat_find(const char *name)
 	return found;
 }
 
+struct stat_row {
+	const struct kshim_lock_class *c;
+	u64 acq, cont, wmax, wtot, hmax, htot;
+};
+
 /* Print the classes with the most total wait time, like lock_stat. */
 void kshim_lock_stat_print(int top)
 {
-	struct kshim_lock_class *lists[2], *c, *best, *prev_best = NULL;
-	u64 prev_wait = U64_MAX;
-	int i, n;
+	struct kshim_lock_class *lists[2], *c;
+	struct stat_row *rows;
+	int i, j, n = 0, cap = 0;
 
 	stat_lock_acquire();
 	lists[0] = stat_classes;
 	lists[1] = named_classes;
+	for (i = 0; i < 2; i++)
+		for (c = lists[i]; c; c = c->next)
+			cap++;
+	rows = kshim_host_alloc(sizeof(*rows) * (cap ? cap : 1), 0);
+	for (i = 0; rows && i < 2; i++)
+		for (c = lists[i]; c; c = c->next) {
+			/* A snapshot: other tasks keep counting meanwhile. */
+			struct stat_row r = {
+				.c = c,
+				.acq = READ_ONCE(c->acquisitions),
+				.cont = READ_ONCE(c->contentions),
+				.wmax = READ_ONCE(c->wait_max),
+				.wtot = READ_ONCE(c->wait_total),
+				.hmax = READ_ONCE(c->hold_max),
+				.htot = READ_ONCE(c->hold_total),
+			};
+
+			if (!r.acq)
+				continue;
+			/* Insertion sort by total wait, then acquisitions. */
+			for (j = n; j > 0 && (rows[j - 1].wtot < r.wtot ||
+			     (rows[j - 1].wtot == r.wtot &&
+			      rows[j - 1].acq < r.acq)); j--)
+				rows[j] = rows[j - 1];
+			rows[j] = r;
+			n++;
+		}
+	stat_lock_release();
 	kshim_info("%-40s %10s %10s %12s %12s %12s %12s\n", "class",
 		   "acquired", "contended", "wait-max", "wait-total",
 		   "hold-max", "hold-total");
-	for (n = 0; n < top; n++) {
-		best = NULL;
-		for (i = 0; i < 2; i++)
-			for (c = lists[i]; c; c = c->next) {
-				if (!c->acquisitions)
-					continue;
-				/* Next in (wait_total desc, address) order. */
-				if (c->wait_total > prev_wait ||
-				    (c->wait_total == prev_wait &&
-				     c <= prev_best))
-					continue;
-				if (!best || c->wait_total > best->wait_total ||
-				    (c->wait_total == best->wait_total &&
-				     c > best))
-					best = c;
-			}
-		if (!best)
-			break;
-		if (best->file)
-			kshim_info("%-28.28s %5.5s:%-5d %10llu %10llu %12llu %12llu %12llu %12llu\n",
-				   best->name, kbasename(best->file), best->line,
-				   best->acquisitions, best->contentions,
-				   best->wait_max, best->wait_total,
-				   best->hold_max, best->hold_total);
+	for (i = 0; i < n && i < top; i++) {
+		struct stat_row *r = &rows[i];
+		char name[64];
+
+		if (r->c->file)
+			snprintf(name, sizeof(name), "%s (%s:%d)", r->c->name,
+				 kbasename(r->c->file), r->c->line);
 		else
-			kshim_info("%-40.40s %10llu %10llu %12llu %12llu %12llu %12llu\n",
-				   best->name, best->acquisitions,
-				   best->contentions, best->wait_max,
-				   best->wait_total, best->hold_max,
-				   best->hold_total);
-		prev_wait = best->wait_total;
-		prev_best = best;
+			snprintf(name, sizeof(name), "%s", r->c->name);
+		kshim_info("%-40.40s %10llu %10llu %12llu %12llu %12llu %12llu\n",
+			   name, r->acq, r->cont, r->wmax, r->wtot, r->hmax,
+			   r->htot);
 	}
-	stat_lock_release();
+	kshim_host_free(rows);
 }
 
 /* ---- the lock ----------------------------------------------------------------- */

@@ -446,6 +446,17 @@ static void det_synchronize_rcu(void)
 
 /* ---- reports ------------------------------------------------------------- */
 
+/* A lock's owner may have exited holding it: only name live tasks. */
+static bool live_task(struct task_struct *t)
+{
+	int i;
+
+	for (i = 0; i < nall; i++)
+		if (&all[i]->kt->task == t)
+			return true;
+	return false;
+}
+
 static void print_task(struct det_task *dt)
 {
 	struct kshim_task *kt = dt->kt;
@@ -459,9 +470,11 @@ static void print_task(struct det_task *dt)
 	       dt->state == DET_EXITED ? "exited (not joined)" : "blocked");
 	if (dt->state == DET_BLOCKED) {
 		pr_cont(" on %s", dt->what ? dt->what : "?");
-		if (l && l->owner)
+		if (l && l->owner && live_task(l->owner))
 			pr_cont(" held by %s (pid %d)", l->owner->comm,
 				l->owner->pid);
+		else if (l && l->owner)
+			pr_cont(" held by a task that has exited");
 		else if (l)
 			pr_cont(" (shared holders)");
 		if (dt->timed)
