@@ -204,12 +204,16 @@ static int sweep(int argc, char **argv, unsigned long nseeds)
 			       seed, seed, argv[0]);
 			printf("KSHIM-RESULT tests=%lu passed=%lu failed=1 skipped=0\n",
 			       seed, seed - 1);
+			free(args);
+			fflush(stdout);
 			return 1;
 		}
 	}
 	printf("kshim: seed sweep: seeds 1..%lu all pass\n", nseeds);
 	printf("KSHIM-RESULT tests=%lu passed=%lu failed=0 skipped=0\n",
 	       nseeds, nseeds);
+	free(args);
+	fflush(stdout);
 	return 0;
 }
 
