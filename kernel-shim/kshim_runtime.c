@@ -19,6 +19,10 @@
 
 struct kshim_trace_hooks kshim_trace;
 
+/* kshim_workqueue.c: system workqueues and the worker manager. */
+void kshim_workqueue_init(void);
+void kshim_workqueue_exit(void);
+
 /* mm/vmstat.c is not compiled: the event counters live here. */
 DEFINE_PER_CPU(struct vm_event_state, vm_event_states);
 
@@ -68,6 +72,7 @@ void kshim_runtime_init(void)
 	kshim_rcu_init();
 	kshim_time_init();
 	kshim_hung_task_start();
+	kshim_workqueue_init();
 }
 
 /*
@@ -80,6 +85,7 @@ int kshim_runtime_exit_checks(void)
 	int problems = 0;
 
 	kshim_hung_task_stop();
+	kshim_workqueue_exit();	/* runs what is queued: timers still tick */
 	kshim_time_exit();
 	kshim_rcu_exit();
 	leaks = kshim_alloc_report_leaks();

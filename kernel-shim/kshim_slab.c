@@ -80,15 +80,18 @@ static void live_lock_release(void)
 	kshim_host_futex_wake(&live_lock, 1);
 }
 
+/* Set while other tasks allocate: their should_fail() reads these. */
 void kshim_alloc_fail_every(unsigned long nth)
 {
-	fail_every = nth;
+	WRITE_ONCE(fail_every, nth);
 }
 
 void kshim_alloc_fail_ppm(unsigned long ppm)
 {
-	fail_ppm = ppm;
+	live_lock_acquire();
 	fail_state = kshim_seed() ^ 0xa11ca7e5ULL;
+	live_lock_release();
+	WRITE_ONCE(fail_ppm, ppm);
 }
 
 unsigned long kshim_alloc_failures(void)
@@ -108,20 +111,21 @@ unsigned long kshim_alloc_count(void)
 
 static bool should_fail(gfp_t gfp)
 {
-	unsigned long n;
+	unsigned long n, every = READ_ONCE(fail_every);
+	unsigned long ppm = READ_ONCE(fail_ppm);
 
 	if (gfp & __GFP_NOFAIL)
 		return false;
 	n = atomic_long_read(&total_allocs);
-	if (fail_every && n % fail_every == 0)
+	if (every && n % every == 0)	/* read once: never n % 0 */
 		goto fail;
-	if (fail_ppm) {
+	if (ppm) {
 		u64 r;
 
 		live_lock_acquire();
 		r = kshim_random(&fail_state);
 		live_lock_release();
-		if (r % 1000000 < fail_ppm)
+		if (r % 1000000 < ppm)
 			goto fail;
 	}
 	return false;
