@@ -4,11 +4,16 @@
  * struct rw_semaphore (see kshim/lock.h), and the kernel lock APIs that
  * are functions rather than macros.
  *
- * The word is 0 (free), KSHIM_LOCK_WRITER (held exclusively) or the number
- * of readers. A task that cannot take the lock counts itself in "waiters"
- * and blocks in the backend while the word is unchanged; a release that
- * sees waiters wakes them. The seq_cst order of "store word, load waiters"
- * against "add waiter, re-check word in wait()" means no wake-up is lost.
+ * The word holds KSHIM_LOCK_WRITER (held exclusively) or a reader count,
+ * plus KSHIM_LOCK_WAITERS when a task may be asleep on it. A task that
+ * cannot take the lock sets WAITERS and blocks in the backend while the
+ * word is unchanged. A release makes the lock free with one atomic
+ * exchange and wakes sleepers only if WAITERS was set, touching nothing
+ * but the word's address afterwards: the next owner may free the lock
+ * (an on-stack completion, a freed object) the moment it is free. A task
+ * woken from the wait takes the lock with WAITERS still set, so its own
+ * release wakes the next sleeper (as Drepper's "Futexes Are Tricky"
+ * mutex does).
  */
 #include <linux/kernel.h>
 #include <linux/sched.h>
@@ -235,26 +240,38 @@ void kshim_lock_stat_print(int top)
 void kshim_lock_init(struct kshim_lock *l, struct kshim_lock_class *c)
 {
 	l->word = 0;
-	l->waiters = 0;
 	l->owner = NULL;
 	l->class = c;
 	l->name = c ? c->name : NULL;
 	l->acquired_at = 0;
+	l->rw = false;
 }
+
+#define HOLDERS(w)	((w) & ~KSHIM_LOCK_WAITERS)
 
 static const char *lock_name(const struct kshim_lock *l)
 {
 	return l->name ? l->name : "lock";
 }
 
+/*
+ * The lock is busy (word seen): set WAITERS if needed and sleep until the
+ * word changes. Returns with the caller to retry from a fresh read.
+ */
 static void lock_wait(struct kshim_lock *l, u32 seen)
 {
 	struct kshim_task *kt = kshim_task_of(current);
 
+	if (!(seen & KSHIM_LOCK_WAITERS)) {
+		if (!__atomic_compare_exchange_n(&l->word, &seen,
+						 seen | KSHIM_LOCK_WAITERS, 0,
+						 __ATOMIC_SEQ_CST,
+						 __ATOMIC_RELAXED))
+			return;		/* the word moved: retry */
+		seen |= KSHIM_LOCK_WAITERS;
+	}
 	kt->waiting_for = l;
-	__atomic_add_fetch(&l->waiters, 1, __ATOMIC_SEQ_CST);
 	kshim_wait(&l->word, seen, lock_name(l));
-	__atomic_sub_fetch(&l->waiters, 1, __ATOMIC_SEQ_CST);
 	kt->waiting_for = NULL;
 }
 
@@ -284,12 +301,6 @@ static void held_pop(struct kshim_lock *l)
 		kt->nr_held--;
 }
 
-static void lock_wake(struct kshim_lock *l, int nr)
-{
-	if (__atomic_load_n(&l->waiters, __ATOMIC_SEQ_CST))
-		kshim_wake(&l->word, nr);
-}
-
 static void check_recursion(struct kshim_lock *l)
 {
 	if (READ_ONCE(l->owner) == current)
@@ -313,25 +324,32 @@ int kshim_lock_tryacquire(struct kshim_lock *l, enum kshim_lock_kind kind)
 
 void kshim_lock_acquire(struct kshim_lock *l, enum kshim_lock_kind kind)
 {
-	if (kind == KSHIM_SLEEP)
-		might_sleep();
 	u64 wait_start = 0;
 	bool waited = false;
 
+	if (kind == KSHIM_SLEEP)
+		might_sleep();
 	check_recursion(l);
 	kshim_switch_point(KSHIM_SW_LOCK_ACQUIRE, l);
 	for (;;) {
-		u32 seen = 0;
+		u32 seen = __atomic_load_n(&l->word, __ATOMIC_RELAXED);
 
-		if (__atomic_compare_exchange_n(&l->word, &seen,
-						KSHIM_LOCK_WRITER, 0,
-						__ATOMIC_SEQ_CST,
-						__ATOMIC_RELAXED))
-			break;
-		if (!waited && READ_ONCE(lock_stat_on)) {
-			waited = true;
-			wait_start = kshim_sched->clock_ns();
+		if (!HOLDERS(seen)) {
+			/* After a wait, keep WAITERS: others may sleep. */
+			u32 new = KSHIM_LOCK_WRITER |
+				  (waited ? KSHIM_LOCK_WAITERS : 0) |
+				  (seen & KSHIM_LOCK_WAITERS);
+
+			if (__atomic_compare_exchange_n(&l->word, &seen, new,
+							0, __ATOMIC_SEQ_CST,
+							__ATOMIC_RELAXED))
+				break;
+			continue;
 		}
+		if (!waited)
+			wait_start = READ_ONCE(lock_stat_on) ?
+				     kshim_sched->clock_ns() : 0;
+		waited = true;
 		lock_wait(l, seen);
 	}
 	WRITE_ONCE(l->owner, current);
@@ -341,7 +359,10 @@ void kshim_lock_acquire(struct kshim_lock *l, enum kshim_lock_kind kind)
 
 void kshim_lock_release(struct kshim_lock *l)
 {
-	if (READ_ONCE(l->word) != KSHIM_LOCK_WRITER)
+	bool rw = READ_ONCE(l->rw);
+	u32 old;
+
+	if (HOLDERS(READ_ONCE(l->word)) != KSHIM_LOCK_WRITER)
 		kshim_fatal("unlock of %s, which is not held exclusively",
 			    lock_name(l));
 	if (READ_ONCE(l->owner) != current)
@@ -350,8 +371,10 @@ void kshim_lock_release(struct kshim_lock *l)
 	stat_released(l);
 	WRITE_ONCE(l->owner, NULL);
 	held_pop(l);
-	__atomic_store_n(&l->word, 0, __ATOMIC_SEQ_CST);
-	lock_wake(l, 1);
+	old = __atomic_exchange_n(&l->word, 0, __ATOMIC_SEQ_CST);
+	/* l may be gone now: only its address is used below. */
+	if (old & KSHIM_LOCK_WAITERS)
+		kshim_wake(&l->word, rw ? INT_MAX : 1);
 	kshim_switch_point(KSHIM_SW_LOCK_RELEASE, l);
 }
 
@@ -360,6 +383,7 @@ int kshim_lock_tryacquire_shared(struct kshim_lock *l,
 {
 	u32 seen = __atomic_load_n(&l->word, __ATOMIC_RELAXED);
 
+	WRITE_ONCE(l->rw, true);
 	kshim_switch_point(KSHIM_SW_LOCK_ACQUIRE, l);
 	while (!(seen & KSHIM_LOCK_WRITER)) {
 		if (__atomic_compare_exchange_n(&l->word, &seen, seen + 1, 0,
@@ -380,14 +404,17 @@ void kshim_lock_acquire_shared(struct kshim_lock *l, enum kshim_lock_kind kind)
 
 	if (kind == KSHIM_SLEEP)
 		might_sleep();
+	WRITE_ONCE(l->rw, true);
 	kshim_switch_point(KSHIM_SW_LOCK_ACQUIRE, l);
 	for (;;) {
 		u32 seen = __atomic_load_n(&l->word, __ATOMIC_RELAXED);
 
 		if (!(seen & KSHIM_LOCK_WRITER)) {
-			if (__atomic_compare_exchange_n(&l->word, &seen,
-							seen + 1, 0,
-							__ATOMIC_SEQ_CST,
+			u32 new = (seen + 1) |
+				  (waited ? KSHIM_LOCK_WAITERS : 0);
+
+			if (__atomic_compare_exchange_n(&l->word, &seen, new,
+							0, __ATOMIC_SEQ_CST,
 							__ATOMIC_RELAXED)) {
 				held_push(l);
 				stat_acquired(l, waited, wait_start, false);
@@ -395,50 +422,65 @@ void kshim_lock_acquire_shared(struct kshim_lock *l, enum kshim_lock_kind kind)
 			}
 			continue;
 		}
-		if (!waited && READ_ONCE(lock_stat_on)) {
-			waited = true;
-			wait_start = kshim_sched->clock_ns();
-		}
+		if (!waited)
+			wait_start = READ_ONCE(lock_stat_on) ?
+				     kshim_sched->clock_ns() : 0;
+		waited = true;
 		lock_wait(l, seen);
 	}
 }
 
 void kshim_lock_release_shared(struct kshim_lock *l)
 {
-	u32 old = __atomic_fetch_sub(&l->word, 1, __ATOMIC_SEQ_CST);
+	u32 old = __atomic_load_n(&l->word, __ATOMIC_RELAXED), new;
 
-	if (old == 0 || (old & KSHIM_LOCK_WRITER))
-		kshim_fatal("read-unlock of %s, which is not read-held",
-			    lock_name(l));
 	held_pop(l);
-	if (old == 1)
-		lock_wake(l, INT_MAX);
+	do {
+		if (!HOLDERS(old) || (old & KSHIM_LOCK_WRITER))
+			kshim_fatal("read-unlock of %s, which is not read-held",
+				    lock_name(l));
+		new = old - 1;
+		/* The last reader frees the lock, waiters bit and all. */
+		if (!HOLDERS(new))
+			new = 0;
+	} while (!__atomic_compare_exchange_n(&l->word, &old, new, 0,
+					      __ATOMIC_SEQ_CST,
+					      __ATOMIC_RELAXED));
+	/* l may be gone now: only its address is used below. */
+	if (!new && (old & KSHIM_LOCK_WAITERS))
+		kshim_wake(&l->word, INT_MAX);
 	kshim_switch_point(KSHIM_SW_LOCK_RELEASE, l);
 }
 
 void kshim_lock_downgrade(struct kshim_lock *l)
 {
+	u32 old;
+
 	if (READ_ONCE(l->owner) != current)
 		kshim_fatal("downgrade of %s, not held for write by %s",
 			    lock_name(l), current->comm);
 	WRITE_ONCE(l->owner, NULL);
-	__atomic_store_n(&l->word, 1, __ATOMIC_SEQ_CST);
-	lock_wake(l, INT_MAX);
+	WRITE_ONCE(l->rw, true);
+	old = __atomic_exchange_n(&l->word, 1, __ATOMIC_SEQ_CST);
+	/* Readers may now share it; writers go back to sleep. */
+	if (old & KSHIM_LOCK_WAITERS)
+		kshim_wake(&l->word, INT_MAX);
 }
 
 bool kshim_lock_is_locked(const struct kshim_lock *l)
 {
-	return __atomic_load_n(&l->word, __ATOMIC_RELAXED) != 0;
+	return HOLDERS(__atomic_load_n(&l->word, __ATOMIC_RELAXED)) != 0;
 }
 
 bool kshim_lock_is_contended(const struct kshim_lock *l)
 {
-	return __atomic_load_n(&l->waiters, __ATOMIC_RELAXED) != 0;
+	return __atomic_load_n(&l->word, __ATOMIC_RELAXED) &
+	       KSHIM_LOCK_WAITERS;
 }
 
 bool kshim_lock_held_by_current(const struct kshim_lock *l)
 {
-	u32 w = __atomic_load_n(&l->word, __ATOMIC_RELAXED);
+	u32 w = HOLDERS(__atomic_load_n(&l->word, __ATOMIC_RELAXED));
 
 	if (w == KSHIM_LOCK_WRITER)
 		return READ_ONCE(l->owner) == current;
@@ -448,7 +490,7 @@ bool kshim_lock_held_by_current(const struct kshim_lock *l)
 
 bool kshim_lock_held_shared(const struct kshim_lock *l)
 {
-	u32 w = __atomic_load_n(&l->word, __ATOMIC_RELAXED);
+	u32 w = HOLDERS(__atomic_load_n(&l->word, __ATOMIC_RELAXED));
 
 	return w != 0 && !(w & KSHIM_LOCK_WRITER);
 }
@@ -456,7 +498,7 @@ bool kshim_lock_held_shared(const struct kshim_lock *l)
 void kshim_lock_assert_held(const struct kshim_lock *l, int mode,
 			    const char *expr, const char *file, int line)
 {
-	u32 w = __atomic_load_n(&l->word, __ATOMIC_RELAXED);
+	u32 w = HOLDERS(__atomic_load_n(&l->word, __ATOMIC_RELAXED));
 	bool ok;
 
 	switch (mode) {

@@ -7,7 +7,8 @@
  * parallel backend) instead of spinning: spinning collapses on 2 cores.
  *
  * The lock word: 0 free, KSHIM_LOCK_WRITER held exclusively, otherwise the
- * number of readers.
+ * number of readers; KSHIM_LOCK_WAITERS on top when a task may be asleep
+ * on it (kshim_lock.c).
  */
 #ifndef _KSHIM_LOCK_H
 #define _KSHIM_LOCK_H
@@ -35,7 +36,7 @@ struct kshim_lock_class {
 
 struct kshim_lock {
 	u32 word;
-	u32 waiters;
+	bool rw;			/* ever taken shared: wake all */
 	struct task_struct *owner;		/* exclusive holder */
 	struct kshim_lock_class *class;	/* NULL until first use, for static
 					   initialisers: then one per name */
@@ -44,6 +45,7 @@ struct kshim_lock {
 };
 
 #define KSHIM_LOCK_WRITER	0x80000000u
+#define KSHIM_LOCK_WAITERS	0x40000000u	/* a task may sleep on it */
 
 enum kshim_lock_kind {
 	KSHIM_SPIN,	/* may not sleep while held */
