@@ -143,6 +143,16 @@ static void print_where(void)
 	      (unsigned long long)run_seed, (unsigned long long)run_seed);
 }
 
+/* The call chain, as the kernel prints it with a WARN or BUG. */
+static void print_backtrace(void)
+{
+	void *where[16];
+	int n = kshim_host_backtrace(where, ARRAY_SIZE(where));
+
+	print(true, "Call Trace:\n");
+	kshim_host_print_backtrace(where, n);
+}
+
 void kshim_fatal(const char *fmt, ...)
 {
 	va_list ap;
@@ -189,6 +199,7 @@ void kshim_bug(const char *file, int line, const char *func)
 {
 	print(true, "kernel BUG at %s:%d in %s()\n", file, line, func);
 	print_where();
+	print_backtrace();
 	kshim_host_abort();
 }
 
@@ -220,6 +231,7 @@ void warn_slowpath_fmt(const char *file, const int line, unsigned taint,
 		va_end(ap);
 	}
 	print_where();
+	print_backtrace();
 }
 
 void __warn_printk(const char *fmt, ...)
