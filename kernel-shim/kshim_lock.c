@@ -37,14 +37,12 @@ static struct kshim_lock_class *named_classes;	/* for static initialisers */
 
 static void stat_lock_acquire(void)
 {
-	while (__atomic_exchange_n(&stat_lock, 1, __ATOMIC_ACQUIRE))
-		kshim_host_futex_wait(&stat_lock, 1);
+	kshim_raw_lock(&stat_lock);
 }
 
 static void stat_lock_release(void)
 {
-	__atomic_store_n(&stat_lock, 0, __ATOMIC_RELEASE);
-	kshim_host_futex_wake(&stat_lock, 1);
+	kshim_raw_unlock(&stat_lock);
 }
 
 /* The class of a lock; statically initialised locks share one per name. */

@@ -28,14 +28,12 @@ static u64 run_seed;
 
 static void capture_lock_acquire(void)
 {
-	while (__atomic_exchange_n(&capture_lock, 1, __ATOMIC_ACQUIRE))
-		kshim_host_futex_wait(&capture_lock, 1);
+	kshim_raw_lock(&capture_lock);
 }
 
 static void capture_lock_release(void)
 {
-	__atomic_store_n(&capture_lock, 0, __ATOMIC_RELEASE);
-	kshim_host_futex_wake(&capture_lock, 1);
+	kshim_raw_unlock(&capture_lock);
 }
 
 static void capture_append(const char *s, unsigned long len)

@@ -25,14 +25,12 @@ static struct task_struct *cb_task;
 
 static void cb_lock_acquire(void)
 {
-	while (__atomic_exchange_n(&cb_lock, 1, __ATOMIC_ACQUIRE))
-		kshim_host_futex_wait(&cb_lock, 1);
+	kshim_raw_lock(&cb_lock);
 }
 
 static void cb_lock_release(void)
 {
-	__atomic_store_n(&cb_lock, 0, __ATOMIC_RELEASE);
-	kshim_host_futex_wake(&cb_lock, 1);
+	kshim_raw_unlock(&cb_lock);
 }
 
 void __rcu_read_lock(void)

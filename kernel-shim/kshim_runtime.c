@@ -46,6 +46,18 @@ unsigned long kshim_vm_event_sum(enum vm_event_item item)
 	return sum;
 }
 
+void kshim_raw_lock(u32 *word)
+{
+	while (__atomic_exchange_n(word, 1, __ATOMIC_ACQUIRE))
+		kshim_host_futex_wait(word, 1);
+}
+
+void kshim_raw_unlock(u32 *word)
+{
+	__atomic_store_n(word, 0, __ATOMIC_RELEASE);
+	kshim_host_futex_wake(word, 1);
+}
+
 static u32 init_state;	/* 0 never, 1 running, 2 done */
 
 void kshim_runtime_init(void)

@@ -70,14 +70,12 @@ kmem_buckets kmalloc_caches[NR_KMALLOC_TYPES];
  * any context, and must not itself be a kernel lock (it would recurse). */
 static void live_lock_acquire(void)
 {
-	while (__atomic_exchange_n(&live_lock, 1, __ATOMIC_ACQUIRE))
-		kshim_host_futex_wait(&live_lock, 1);
+	kshim_raw_lock(&live_lock);
 }
 
 static void live_lock_release(void)
 {
-	__atomic_store_n(&live_lock, 0, __ATOMIC_RELEASE);
-	kshim_host_futex_wake(&live_lock, 1);
+	kshim_raw_unlock(&live_lock);
 }
 
 /* Set while other tasks allocate: their should_fail() reads these. */

@@ -31,14 +31,12 @@ static u32 all_tasks_lock;
 
 void kshim_tasks_lock(void)
 {
-	while (__atomic_exchange_n(&all_tasks_lock, 1, __ATOMIC_ACQUIRE))
-		kshim_host_futex_wait(&all_tasks_lock, 1);
+	kshim_raw_lock(&all_tasks_lock);
 }
 
 void kshim_tasks_unlock(void)
 {
-	__atomic_store_n(&all_tasks_lock, 0, __ATOMIC_RELEASE);
-	kshim_host_futex_wake(&all_tasks_lock, 1);
+	kshim_raw_unlock(&all_tasks_lock);
 }
 
 struct kshim_task *kshim_tasks_first(void)

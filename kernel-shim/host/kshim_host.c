@@ -159,17 +159,7 @@ int kshim_host_vsnprintf(char *buf, unsigned long size, const char *fmt,
 
 void kshim_host_write_err(const char *s, unsigned long len)
 {
-	while (len) {
-		ssize_t n = write(STDERR_FILENO, s, len);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return;
-		}
-		s += n;
-		len -= n;
-	}
+	kshim_host_write_fd(STDERR_FILENO, s, len);
 }
 
 int kshim_host_backtrace(void **buf, int n)

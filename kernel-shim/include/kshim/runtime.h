@@ -54,4 +54,14 @@ unsigned long kshim_alloc_failures(void);
 /* Report every allocation still live (type, size, call site). */
 long kshim_alloc_report_leaks(void);
 
+/*
+ * A lock for the runtime's own bookkeeping (printk capture, the
+ * allocator's live list, task lists...): a futex word taken directly from
+ * the host, never a switch point, invisible to lock statistics and
+ * lockdep checks, usable where a kernel lock would recurse into the
+ * runtime. Held only for a few instructions.
+ */
+void kshim_raw_lock(u32 *word);
+void kshim_raw_unlock(u32 *word);
+
 #endif
