@@ -89,10 +89,10 @@ static int vprint(bool to_stderr, const char *fmt, va_list ap)
 		if (fmt[1] >= '0' && fmt[1] <= '7')
 			level = fmt[1] - '0';
 		else if (fmt[1] == 'c')
-			level = last_level;
+			level = READ_ONCE(last_level);
 		fmt += 2;
 	}
-	last_level = level;
+	WRITE_ONCE(last_level, level);	/* any task may printk */
 	n = kshim_host_vsnprintf(buf, sizeof(buf), fmt, ap);
 	if (n < 0)
 		return n;

@@ -65,7 +65,7 @@ void kshim_test_assert_eq(long long a, long long b, const char *ea,
 	snprintf(msg, sizeof(msg), "%s == %s (%lld != %lld)", ea, eb, a, b);
 	fprintf(stderr, "%s:%d: %s: assertion failed: %s\n", file, line,
 		func, msg);
-	CU_assertImplementation(CU_FALSE, line, strdup(msg), file, func,
+	CU_assertImplementation(CU_FALSE, line, msg, file, func,
 				fatal);
 }
 
@@ -111,14 +111,14 @@ static void test_teardown(void)
 		snprintf(msg, sizeof(msg),
 			 "%lu WARN(s) fired, %lu expected (see the log)", w,
 			 warns_expected);
-		CU_assertImplementation(CU_FALSE, 0, strdup(msg), "kshim", "",
+		CU_assertImplementation(CU_FALSE, 0, msg, "kshim", "",
 					CU_FALSE);
 	}
 	if (r != reports_expected) {
 		snprintf(msg, sizeof(msg),
 			 "%lu kshim report(s), %lu expected (see the log)", r,
 			 reports_expected);
-		CU_assertImplementation(CU_FALSE, 0, strdup(msg), "kshim", "",
+		CU_assertImplementation(CU_FALSE, 0, msg, "kshim", "",
 					CU_FALSE);
 	}
 }
