@@ -40,6 +40,7 @@ unsigned long kshim_warn_count(void);
 unsigned long kshim_report_count(void);
 unsigned long long kshim_seed(void);
 const char *kshim_sched_name(void);
+void kshim_det_tests_begin(void);
 void kshim_runtime_init(void);
 int kshim_runtime_exit_checks(void);
 
@@ -277,6 +278,7 @@ int main(int argc, char **argv)
 		    test_exit_checks);
 
 	CU_basic_set_mode(CU_BRM_VERBOSE);
+	kshim_det_tests_begin();
 	CU_basic_run_tests();
 	run = CU_get_number_of_tests_run();
 	failed = CU_get_number_of_tests_failed();
