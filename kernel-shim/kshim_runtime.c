@@ -116,13 +116,27 @@ int kshim_runtime_exit_checks(void)
 	return problems;
 }
 
-/* ==== Deliberate no-ops: each says why it is safe ========================= */
-
-/* Simulated CPUs never go offline or come online: no callback can be due. */
+/*
+ * CPU hotplug states: the simulated CPUs are all online from the start and
+ * never go away, so a startup callback runs once per CPU now (when the
+ * caller asks for it, as the kernel does for CPUs already up) and a
+ * teardown callback never runs. Unlike the kernel, the startup callback
+ * runs in the calling task, not in a hotplug thread bound to each CPU.
+ */
 int __cpuhp_setup_state(enum cpuhp_state state, const char *name, bool invoke,
 			int (*startup)(unsigned int cpu),
 			int (*teardown)(unsigned int cpu), bool multi_instance)
 {
+	unsigned int cpu;
+	int err;
+
+	if (!invoke || !startup)
+		return 0;
+	for_each_online_cpu(cpu) {
+		err = startup(cpu);
+		if (err)
+			return err;
+	}
 	return 0;
 }
 

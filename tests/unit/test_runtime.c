@@ -70,6 +70,21 @@ static void test_sleep_in_atomic_is_reported(void)
 	might_sleep();				/* not atomic: silent */
 }
 
+static void test_context_assertions_check_the_task_state(void)
+{
+	unsigned long flags;
+
+	local_irq_save(flags);
+	lockdep_assert_irqs_disabled();		/* holds: silent */
+	lockdep_assert_preemption_disabled();
+	local_irq_restore(flags);
+	lockdep_assert_irqs_enabled();
+	lockdep_assert_preemption_enabled();
+
+	kshim_test_expect_warns(1);
+	lockdep_assert_irqs_disabled();		/* does not hold: WARN */
+}
+
 static void test_percpu_is_per_simulated_cpu(void)
 {
 	unsigned long __percpu *dyn = alloc_percpu(unsigned long);
@@ -205,6 +220,7 @@ static const struct kshim_test runtime_tests[] = {
 	KSHIM_TEST(test_lockdep_assert_held_checks_owner),
 	KSHIM_TEST(test_lockdep_assert_held_by_other_task_fails),
 	KSHIM_TEST(test_sleep_in_atomic_is_reported),
+	KSHIM_TEST(test_context_assertions_check_the_task_state),
 	KSHIM_TEST(test_percpu_is_per_simulated_cpu),
 	KSHIM_TEST(test_alloc_failure_injection),
 	KSHIM_TEST(test_warn_on_is_counted),

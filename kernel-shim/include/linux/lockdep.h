@@ -3,7 +3,7 @@
  * kshim's linux/lockdep.h: no lock-order validation (the deterministic
  * backend finds deadlocks by running them), but the assertions are real:
  * lockdep_assert_held() and friends check that the current task owns the
- * lock, through the struct kshim_lock every kshim lock type embeds as
+ * lock, and the irq/preemption context assertions check the task's state, through the struct kshim_lock every kshim lock type embeds as
  * member "kl". Lost: lockdep's dependency graph, lock_acquire()/
  * lock_release() annotations on pseudo-locks (accepted and ignored),
  * held-for-read by *this* task (only "someone holds it for read").
@@ -54,13 +54,8 @@ struct task_struct;
 #define might_lock(lock)			do { } while (0)
 #define might_lock_read(lock)			do { } while (0)
 #define might_lock_nested(lock, subclass)	do { } while (0)
-#define lockdep_assert_irqs_enabled()		do { } while (0)
-#define lockdep_assert_irqs_disabled()		do { } while (0)
 #define lockdep_assert_in_irq()			do { } while (0)
 #define lockdep_assert_no_hardirq()		do { } while (0)
-#define lockdep_assert_preemption_enabled()	do { } while (0)
-#define lockdep_assert_preemption_disabled()	do { } while (0)
-#define lockdep_assert_in_softirq()		do { } while (0)
 #define lockdep_assert_none_held_once()		do { } while (0)
 #define lockdep_recursing(tsk)			0
 #define lockdep_assert_RT_in_threaded_ctx()	do { } while (0)
@@ -75,6 +70,21 @@ struct task_struct;
 	struct lockdep_map _name = { .name = #_name }
 
 #define SINGLE_DEPTH_NESTING			1
+
+/*
+ * Context assertions, checked as CONFIG_PROVE_LOCKING checks them: the
+ * interrupt and preemption state is real per task in kshim.
+ */
+#define lockdep_assert_irqs_enabled()					\
+	do { WARN_ON_ONCE(irqs_disabled()); } while (0)
+#define lockdep_assert_irqs_disabled()					\
+	do { WARN_ON_ONCE(!irqs_disabled()); } while (0)
+#define lockdep_assert_preemption_enabled()				\
+	do { WARN_ON_ONCE(preempt_count() != 0 || irqs_disabled()); } while (0)
+#define lockdep_assert_preemption_disabled()				\
+	do { WARN_ON_ONCE(preempt_count() == 0 && !irqs_disabled()); } while (0)
+#define lockdep_assert_in_softirq()					\
+	do { WARN_ON_ONCE(!in_softirq()); } while (0)
 
 #define lock_acquire_shared_recursive(l, s, t, n, i)	do { } while (0)
 #define spin_acquire(l, s, t, i)		do { } while (0)
