@@ -20,17 +20,6 @@ static u32 stop;
 static struct task_struct *khungtaskd;
 static u64 timeout_ns;
 
-/* Called with the task list locked: owner may have exited holding l. */
-static bool live_task(struct task_struct *t)
-{
-	struct kshim_task *kt;
-
-	for (kt = kshim_tasks_first(); kt; kt = kt->next_all)
-		if (&kt->task == t)
-			return true;
-	return false;
-}
-
 static void report(struct kshim_task *kt, u64 now)
 {
 	struct kshim_lock *l = READ_ONCE(kt->waiting_for);
@@ -42,7 +31,7 @@ static void report(struct kshim_task *kt, u64 now)
 	       READ_ONCE(kt->blocked_on) ?: "?");
 	struct task_struct *owner = l ? READ_ONCE(l->owner) : NULL;
 
-	if (owner && live_task(owner))
+	if (owner && kshim_task_live_locked(owner))
 		pr_cont(" held by %s (pid %d)", owner->comm, owner->pid);
 	else if (owner)
 		pr_cont(" held by a task that has exited");

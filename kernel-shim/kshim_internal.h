@@ -37,6 +37,7 @@ struct kshim_task {
 void kshim_tasks_lock(void);
 void kshim_tasks_unlock(void);
 struct kshim_task *kshim_tasks_first(void);
+bool kshim_task_live_locked(struct task_struct *t);
 void kshim_hung_task_start(void);
 void kshim_hung_task_stop(void);
 

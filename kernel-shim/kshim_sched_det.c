@@ -447,17 +447,6 @@ static void det_synchronize_rcu(void)
 
 /* ---- reports ------------------------------------------------------------- */
 
-/* A lock's owner may have exited holding it: only name live tasks. */
-static bool live_task(struct task_struct *t)
-{
-	int i;
-
-	for (i = 0; i < nall; i++)
-		if (&all[i]->kt->task == t)
-			return true;
-	return false;
-}
-
 static void print_task(struct det_task *dt)
 {
 	struct kshim_task *kt = dt->kt;
@@ -471,7 +460,7 @@ static void print_task(struct det_task *dt)
 	       dt->state == DET_EXITED ? "exited (not joined)" : "blocked");
 	if (dt->state == DET_BLOCKED) {
 		pr_cont(" on %s", dt->what ? dt->what : "?");
-		if (l && l->owner && live_task(l->owner))
+		if (l && l->owner && kshim_task_live_locked(l->owner))
 			pr_cont(" held by %s (pid %d)", l->owner->comm,
 				l->owner->pid);
 		else if (l && l->owner)
@@ -501,8 +490,10 @@ static void __noreturn det_hang(const char *why)
 	       (unsigned long long)kshim_seed(),
 	       (unsigned long long)kshim_seed(),
 	       strategy == DET_PCT ? " KSHIM_STRATEGY=pct" : "");
+	kshim_tasks_lock();
 	for (i = 0; i < nall; i++)
 		print_task(all[i]);
+	kshim_tasks_unlock();
 	kshim_fatal("%s", why);
 }
 

@@ -44,6 +44,21 @@ struct kshim_task *kshim_tasks_first(void)
 	return all_tasks;
 }
 
+/*
+ * Whether t is a live task; the caller holds kshim_tasks_lock(). A lock's
+ * owner pointer outlives a task that exits holding the lock: reports ask
+ * this before they dereference it.
+ */
+bool kshim_task_live_locked(struct task_struct *t)
+{
+	struct kshim_task *kt;
+
+	for (kt = all_tasks; kt; kt = kt->next_all)
+		if (&kt->task == t)
+			return true;
+	return false;
+}
+
 static void task_list_add(struct kshim_task *kt)
 {
 	kshim_tasks_lock();
