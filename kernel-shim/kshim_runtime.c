@@ -5,6 +5,7 @@
  */
 #include <linux/kernel.h>
 #include <linux/percpu.h>
+#include <linux/mm.h>
 #include <linux/vmstat.h>
 #include <linux/cpuhotplug.h>
 #include <linux/device.h>
@@ -36,7 +37,7 @@ void all_vm_events(unsigned long *ret)
 			ret[i] += per_cpu(vm_event_states, cpu).event[i];
 }
 
-unsigned long kshim_vm_event_sum(enum vm_event_item item)
+unsigned long kshim_vm_event_sum(int item)
 {
 	unsigned long sum = 0;
 	int cpu;
@@ -76,6 +77,7 @@ void kshim_runtime_init(void)
 	kshim_sched_select();
 	kshim_cpus_init();
 	kshim_slab_init();
+	kshim_page_alloc_init();
 	wait_bit_init();	/* kernel/sched/wait_bit.c, as sched_init() calls it */
 	__atomic_store_n(&init_state, 2, __ATOMIC_RELEASE);
 	kshim_host_futex_wake(&init_state, INT_MAX);
@@ -106,6 +108,8 @@ int kshim_runtime_exit_checks(void)
 		pr_err("kshim: %ld object(s) leaked\n", leaks);
 		problems++;
 	}
+	if (kshim_page_report_leaks())
+		problems++;
 	pcpu = kshim_percpu_outstanding();
 	if (pcpu) {
 		pr_err("kshim: %ld per-CPU allocation(s) leaked\n", pcpu);
@@ -147,13 +151,8 @@ void *devm_kmalloc(struct device *dev, size_t size, gfp_t gfp)
 	kshim_unimplemented(__func__);
 }
 
-int devm_add_action(struct device *dev, void (*action)(void *), void *data)
-{
-	kshim_unimplemented(__func__);
-}
-
-int devm_add_action_or_reset(struct device *dev, void (*action)(void *),
-			     void *data)
+int __devm_add_action(struct device *dev, void (*action)(void *), void *data,
+		      const char *name)
 {
 	kshim_unimplemented(__func__);
 }

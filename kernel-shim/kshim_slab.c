@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * kshim's memory allocator behind the real linux/slab.h, linux/vmalloc.h
- * and the page-allocator calls in kshim's linux/gfp.h.
+ * kshim's memory allocator behind the real linux/slab.h and
+ * linux/vmalloc.h. Pages come from kshim_page_alloc.c.
  *
  * Every object is its own host allocation, so valgrind and ASan see each
  * kmalloc()/kmem_cache_alloc() precisely (overflow, use after free).
@@ -23,6 +23,8 @@
 #include <kshim/host.h>
 #include <kshim/runtime.h>
 
+#include "kshim_internal.h"
+
 struct kmem_cache {
 	const char *name;
 	unsigned int object_size;
@@ -32,9 +34,9 @@ struct kmem_cache {
 	atomic_long_t live;
 };
 
-enum obj_kind { OBJ_KMALLOC, OBJ_CACHE, OBJ_VMALLOC, OBJ_PAGES };
+enum obj_kind { OBJ_KMALLOC, OBJ_CACHE, OBJ_VMALLOC };
 static const char *const kind_name[] = {
-	"kmalloc", "kmem_cache", "vmalloc", "pages",
+	"kmalloc", "kmem_cache", "vmalloc",
 };
 
 #define OBJ_MAGIC	0x6b73686du	/* "kshm" */
@@ -130,6 +132,13 @@ static bool should_fail(gfp_t gfp)
 fail:
 	atomic_long_inc(&injected_failures);
 	return true;
+}
+
+/* The page allocator (kshim_page_alloc.c) counts and fails the same way. */
+bool kshim_alloc_should_fail(gfp_t gfp)
+{
+	atomic_long_inc(&total_allocs);
+	return should_fail(gfp);
 }
 
 static void *obj_alloc(enum obj_kind kind, size_t size, size_t align,
@@ -513,37 +522,6 @@ bool is_vmalloc_addr(const void *x)
 {
 	return x && !ZERO_OR_NULL_PTR(x) &&
 	       obj_hdr(x, "is_vmalloc_addr")->kind == OBJ_VMALLOC;
-}
-
-/* ---- pages --------------------------------------------------------------- */
-
-unsigned long __get_free_pages(gfp_t gfp_mask, unsigned int order)
-{
-	return (unsigned long)obj_alloc(OBJ_PAGES, PAGE_SIZE << order,
-					PAGE_SIZE, gfp_mask, NULL, _RET_IP_);
-}
-
-unsigned long get_zeroed_page(gfp_t gfp_mask)
-{
-	return __get_free_pages(gfp_mask | __GFP_ZERO, 0);
-}
-
-void free_pages(unsigned long addr, unsigned int order)
-{
-	if (addr)
-		obj_free((void *)addr, OBJ_PAGES, "free_pages");
-}
-
-/*
- * kshim has no struct page array yet. virt_to_page() answers with one
- * descriptor standing for "a page of node 0"; page_to_nid() of it is 0,
- * which is all the compiled code asks of it today (list_lru's node).
- */
-static struct { unsigned long flags; } node0_page;
-
-struct page *virt_to_page(const void *addr)
-{
-	return (struct page *)&node0_page;
 }
 
 void kshim_slab_init(void)

@@ -93,6 +93,10 @@ static struct kshim_task *task_alloc(const char *name, int cpu)
 	memset(kt, 0, sizeof(*kt));
 	kt->task.kshim = kt;
 	kt->task.pid = atomic_inc_return(&next_pid);
+	kt->task.tgid = kt->task.pid;
+	kt->task.real_parent = &kt->task;
+	kt->task.static_prio = DEFAULT_PRIO;
+	kt->task.prio = DEFAULT_PRIO;
 	kt->task.__state = TASK_RUNNING;
 	strscpy(kt->task.comm, name, sizeof(kt->task.comm));
 	if (cpu < 0)

@@ -22,6 +22,12 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <valgrind/memcheck.h>
+
+#if defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/asan_interface.h>
+#endif
+
 #include "kshim/host.h"
 
 void *kshim_host_alloc(unsigned long size, unsigned long align)
@@ -46,6 +52,35 @@ void *kshim_host_reserve(unsigned long size)
 		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 
 	return p == MAP_FAILED ? NULL : p;
+}
+
+/*
+ * Memory states for the page allocator's "physical memory" (a reserved
+ * region the host cannot see allocations in): ASan poison and valgrind
+ * access/definedness. No-ops outside ASan and valgrind.
+ */
+void kshim_host_mem_noaccess(void *p, unsigned long len)
+{
+#if defined(__SANITIZE_ADDRESS__)
+	ASAN_POISON_MEMORY_REGION(p, len);
+#endif
+	VALGRIND_MAKE_MEM_NOACCESS(p, len);
+}
+
+void kshim_host_mem_undefined(void *p, unsigned long len)
+{
+#if defined(__SANITIZE_ADDRESS__)
+	ASAN_UNPOISON_MEMORY_REGION(p, len);
+#endif
+	VALGRIND_MAKE_MEM_UNDEFINED(p, len);
+}
+
+void kshim_host_mem_defined(void *p, unsigned long len)
+{
+#if defined(__SANITIZE_ADDRESS__)
+	ASAN_UNPOISON_MEMORY_REGION(p, len);
+#endif
+	VALGRIND_MAKE_MEM_DEFINED(p, len);
 }
 
 void kshim_host_futex_wait(unsigned int *word, unsigned int val)

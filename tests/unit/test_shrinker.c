@@ -22,6 +22,7 @@
 #include <linux/atomic.h>
 #include <linux/gfp.h>
 #include <linux/sched.h>
+#include <linux/mm.h>		/* before vmstat.h, as in the kernel */
 #include <linux/vmstat.h>
 #include <linux/slab.h>
 #include <kshim/ktest.h>

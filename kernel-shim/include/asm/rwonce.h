@@ -9,12 +9,33 @@
 #ifndef _KSHIM_ASM_RWONCE_H
 #define _KSHIM_ASM_RWONCE_H
 
-#define __READ_ONCE(x)	__atomic_load_n(&(x), __ATOMIC_RELAXED)
+/*
+ * The access is done on the unsigned integer of the object's size, through
+ * a union, so that a struct the size of a word (pte_t, pmd_t...: the real
+ * linux/pgtable.h READ_ONCEs them) is one relaxed atomic access too, as a
+ * plain volatile word access is in the kernel.
+ */
+#define __kshim_rwonce_int(x)						\
+	typeof(__builtin_choose_expr(sizeof(x) == 1, (unsigned char)0,	\
+	       __builtin_choose_expr(sizeof(x) == 2, (unsigned short)0,	\
+	       __builtin_choose_expr(sizeof(x) == 4, (unsigned int)0,	\
+				     (unsigned long long)0))))
+
+#define __READ_ONCE(x)							\
+({									\
+	union { typeof(x) __v; __kshim_rwonce_int(x) __i; } __ro_u;	\
+	__ro_u.__i = __atomic_load_n(					\
+		(const volatile __kshim_rwonce_int(x) *)&(x),		\
+		__ATOMIC_RELAXED);					\
+	__ro_u.__v;							\
+})
 
 #define __WRITE_ONCE(x, val)						\
 do {									\
-	typeof(x) __wo_v = (val);					\
-	__atomic_store_n(&(x), __wo_v, __ATOMIC_RELAXED);		\
+	union { typeof(x) __v; __kshim_rwonce_int(x) __i; } __wo_u =	\
+		{ .__v = (val) };					\
+	__atomic_store_n((volatile __kshim_rwonce_int(x) *)&(x),	\
+			 __wo_u.__i, __ATOMIC_RELAXED);			\
 } while (0)
 
 #include <linux/compiler_types.h>

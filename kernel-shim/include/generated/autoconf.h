@@ -5,9 +5,11 @@
  * translation unit sees the same configuration.
  *
  * On: SMP (the number of simulated CPUs is chosen at run time, up to
- * CONFIG_NR_CPUS), 64-bit, MMU, multi-index xarray entries, XFS with
- * XFS_DEBUG (every ASSERT fails the test).
- * Off: memcg, cgroup writeback, LRU_GEN, NUMA, XFS realtime and quota,
+ * CONFIG_NR_CPUS), 64-bit, MMU (the real mm/fs headers' MMU paths; no
+ * user mappings ever exist), FLATMEM, BLOCK, multi-index xarray entries,
+ * XFS with XFS_DEBUG (every ASSERT fails the test).
+ * Off: memcg, cgroup writeback, LRU_GEN, NUMA, HIGHMEM, transparent
+ * hugepages, swap, blk-cgroup, blk integrity, XFS realtime and quota,
  * lockdep (kshim checks lock ownership itself), preemption (the
  * deterministic scheduler decides where tasks switch).
  */
@@ -31,11 +33,14 @@
 #define CONFIG_THREAD_INFO_IN_TASK 1
 #define CONFIG_TREE_RCU 1
 #define CONFIG_PREEMPT_RCU 1	/* rcu_read_lock() is a call into kshim_rcu.c */
+#define CONFIG_SRCU 1		/* linux/notifier.h (via mm.h) embeds srcu_struct */
+#define CONFIG_TREE_SRCU 1	/* the header that goes with TREE_RCU */
 #define CONFIG_BLOCK 1
 #define CONFIG_XFS_FS 1
 #define CONFIG_XFS_DEBUG 1
 #define CONFIG_FS_IOMAP 1
-#define CONFIG_FLATMEM 1
-#define CONFIG_PGTABLE_LEVELS 4
+#define CONFIG_FLATMEM 1		/* mem_map[] over one region (kshim_page_alloc.c) */
+#define CONFIG_VM_EVENT_COUNTERS 1	/* count_vm_event(): tests read SLABS_SCANNED */
+#define CONFIG_PGTABLE_LEVELS 2	/* pgd -> pte, the rest folded (asm/pgtable.h); never walked */
 
 #endif

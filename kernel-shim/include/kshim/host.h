@@ -14,6 +14,11 @@ void *kshim_host_alloc(unsigned long size, unsigned long align);
 void kshim_host_free(void *p);
 /* Reserve (not commit) a large zeroed region; never freed. */
 void *kshim_host_reserve(unsigned long size);
+/* ASan poisoning and valgrind state of part of a reserved region: no
+ * access (free pages), undefined (newly allocated), defined (zeroed). */
+void kshim_host_mem_noaccess(void *p, unsigned long len);
+void kshim_host_mem_undefined(void *p, unsigned long len);
+void kshim_host_mem_defined(void *p, unsigned long len);
 
 /* Sleep while *word == val (may return spuriously); wake up to nr sleepers. */
 void kshim_host_futex_wait(unsigned int *word, unsigned int val);

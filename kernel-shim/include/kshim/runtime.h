@@ -53,6 +53,13 @@ void kshim_alloc_fail_ppm(unsigned long ppm);
 unsigned long kshim_alloc_failures(void);
 /* Report every allocation still live (type, size, call site). */
 long kshim_alloc_report_leaks(void);
+/* Pages (kshim_page_alloc.c): allocated now; report the live ones (a
+ * kshim report when there is any) and return how many. */
+long kshim_page_outstanding(void);
+long kshim_page_report_leaks(void);
+
+/* VM event counter summed over the CPUs (linux/vm_event_item.h). */
+unsigned long kshim_vm_event_sum(int item);
 
 /*
  * A lock for the runtime's own bookkeeping (printk capture, the

@@ -19,7 +19,6 @@ struct module;
 #define MODULE_AUTHOR(x)
 #define MODULE_DESCRIPTION(x)
 #define MODULE_ALIAS(x)
-#define MODULE_ALIAS_FS(x)
 #define MODULE_SOFTDEP(x)
 #define MODULE_IMPORT_NS(x)
 #define module_put(m)		do { } while (0)

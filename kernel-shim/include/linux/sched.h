@@ -20,6 +20,10 @@
 #include <linux/smp.h>
 #include <linux/timer.h>	/* the kernel's sched.h reaches it too (kthread.h relies on it) */
 #include <asm/current.h>
+#include <uapi/linux/sched.h>	/* SCHED_* policies */
+#include <linux/sched/prio.h>
+#include <linux/plist_types.h>	/* as the real one: swap.h relies on it */
+#include <linux/spinlock_types.h>
 
 #define TASK_RUNNING			0x00000000
 #define TASK_INTERRUPTIBLE		0x00000001
@@ -48,6 +52,7 @@
 #define TASK_IDLE			(TASK_UNINTERRUPTIBLE | TASK_NOLOAD)
 #define TASK_NORMAL			(TASK_INTERRUPTIBLE | TASK_UNINTERRUPTIBLE)
 
+#define PF_VCPU			0x00000001
 #define PF_IDLE			0x00000002
 #define PF_EXITING		0x00000004
 #define PF_WQ_WORKER		0x00000020
@@ -59,7 +64,13 @@
 #define PF_LOCAL_THROTTLE	0x00100000
 #define PF_KTHREAD		0x00200000
 #define PF_MEMALLOC_PIN		0x10000000
+#define PF_BLOCK_TS		0x20000000
 #define PF_SUSPEND_TASK		0x80000000
+
+#define SCHED_FIXEDPOINT_SHIFT	10
+#define SCHED_FIXEDPOINT_SCALE	(1L << SCHED_FIXEDPOINT_SHIFT)
+#define SCHED_CAPACITY_SHIFT	SCHED_FIXEDPOINT_SHIFT
+#define SCHED_CAPACITY_SCALE	(1L << SCHED_CAPACITY_SHIFT)
 
 #define TASK_COMM_LEN		16
 #define MAX_SCHEDULE_TIMEOUT	LONG_MAX
@@ -68,13 +79,18 @@ struct reclaim_state;
 struct blk_plug;
 struct kshim_task;
 struct mm_struct;
+struct cred;
+struct io_context;
 
 struct task_struct {
 	struct thread_info	thread_info;	/* first: current_thread_info() */
 	unsigned int		__state;
 	unsigned int		flags;
-	int			pid;
+	pid_t			pid;
+	pid_t			tgid;		/* == pid: every task is a thread group leader */
 	int			prio;
+	int			static_prio;	/* DEFAULT_PRIO: task_nice() is 0 */
+	unsigned int		policy;		/* SCHED_NORMAL */
 	char			comm[TASK_COMM_LEN];
 	void			*journal_info;
 	struct reclaim_state	*reclaim_state;
@@ -83,10 +99,22 @@ struct task_struct {
 	int			rcu_read_lock_nesting;
 	void			*worker_private;	/* struct kthread */
 	struct kshim_task	*kshim;		/* runtime-private state */
+	/* Read by the real linux/pid.h inlines; kshim has no struct pid
+	 * (NULL) and no process tree (real_parent is the task itself). */
+	struct pid		*thread_pid;
+	struct task_struct __rcu *real_parent;
+	/* Read by the real linux/cred.h and linux/ioprio.h inlines. Every
+	 * task has kshim's root credentials (kshim_task.c) and no I/O
+	 * context (default I/O priority). */
+	const struct cred __rcu	*real_cred;
+	const struct cred __rcu	*cred;
+	struct io_context	*io_context;
+	spinlock_t		alloc_lock;
+	int			pagefault_disabled;	/* linux/uaccess.h */
 };
 
 #define task_cpu(p)		((p)->thread_info.cpu)
-#define task_pid_nr(p)		((p)->pid)
+#define task_nice(p)		PRIO_TO_NICE((p)->static_prio)
 #define task_is_running(t)	(READ_ONCE((t)->__state) == TASK_RUNNING)
 #define get_task_comm(buf, tsk)	strscpy(buf, (tsk)->comm, sizeof(buf))
 #define get_task_struct(t)	(t)
@@ -130,5 +158,8 @@ int __cond_resched_lock(struct spinlock *lock);
 
 #define io_schedule_prepare()		0
 #define io_schedule_finish(token)	do { (void)(token); } while (0)
+
+/* The real sched.h reaches pid.h too: task_pid_nr() and friends. */
+#include <linux/pid.h>
 
 #endif

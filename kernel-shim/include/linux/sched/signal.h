@@ -1,0 +1,17 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * kshim's linux/sched/signal.h: the real one is the signal machinery
+ * (signal_struct, sighand_struct, the uapi/arch signal frames) and reads
+ * task_struct fields kshim's task does not have. kshim tasks never get
+ * signals: signal_pending() and friends are 0 (linux/sched.h), which is
+ * what this header offers the compiled code.
+ */
+#ifndef _LINUX_SCHED_SIGNAL_H
+#define _LINUX_SCHED_SIGNAL_H
+
+#include <linux/sched.h>
+/* The real one reaches it through linux/sched/task.h; linux/fs.h relies
+ * on that (get_user()). */
+#include <linux/uaccess.h>
+
+#endif

@@ -1,0 +1,539 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kshim's page allocator and memory model, behind the real linux/gfp.h,
+ * linux/mm.h and asm-generic/memory_model.h (FLATMEM).
+ *
+ * "Physical memory" is one host region (KSHIM_MEM_MB, default 256 MiB),
+ * reserved at start-up and committed by the host only when touched.
+ * Physical address 0 is its first byte, PAGE_OFFSET its host address, and
+ * mem_map[] holds one real struct page per page of it: page_address(),
+ * virt_to_page(), pfn_to_page() are the kernel's arithmetic.
+ *
+ * The allocator hands out naturally aligned power-of-two runs of pages,
+ * next-fit (a freed page is not reused at once, so a use after free reads
+ * a page nobody owns: poisoned for ASan, no-access for valgrind). A new
+ * page is left as the kernel's post_alloc_hook() leaves it (refcount 1,
+ * flags and mapping clear, compound head/tails prepared by the real
+ * mm/internal.h helpers for __GFP_COMP); a freed page is checked as
+ * free_pages_prepare() does ("Bad page state" is reported). Every
+ * allocation is counted, leak-reported at exit with its call site, and
+ * can be made to fail with the slab fake's failure injection. Lost
+ * against mm/page_alloc.c: zones, watermarks, per-CPU lists, reclaim,
+ * compaction, migrate types; see docs/FAKES.md.
+ */
+#include <linux/kernel.h>
+#include <linux/mm.h>
+#include <linux/gfp.h>
+#include <linux/string.h>
+#include <linux/vmstat.h>
+#include <linux/bitmap.h>
+#include <linux/find.h>
+#include <kshim/host.h>
+#include <kshim/runtime.h>
+
+#include "internal.h"		/* the real mm/internal.h: prep_compound_*() */
+#include "kshim_internal.h"
+
+unsigned long kshim_page_offset;
+unsigned long kshim_mem_bytes;
+struct page *mem_map;
+unsigned long max_mapnr;
+void *high_memory;
+struct pglist_data contig_page_data;
+struct page *kshim_zero_page;
+unsigned long zero_pfn;
+
+atomic_long_t vm_zone_stat[NR_VM_ZONE_STAT_ITEMS];
+atomic_long_t vm_node_stat[NR_VM_NODE_STAT_ITEMS];
+
+static u32 pa_lock;			/* kshim_raw_lock: any context */
+static unsigned long *pa_used;		/* one bit per page: allocated */
+static unsigned long *pa_caller;	/* per page: who allocated it */
+static unsigned long pa_cursor;		/* next-fit */
+static atomic_long_t pa_outstanding;	/* pages */
+
+/* The descriptor virt_to_page() answers for memory outside the region. */
+static struct page foreign_page;
+
+#define KSHIM_MEM_MB_DEFAULT	256
+
+static void init_page_struct(struct page *page)
+{
+	/* __init_single_page(): node 0, ZONE_NORMAL (both 0 in flags). */
+	memset(page, 0, sizeof(*page));
+	init_page_count(page);
+	atomic_set(&page->_mapcount, -1);
+	INIT_LIST_HEAD(&page->lru);
+}
+
+static struct page *alloc_pages_at(gfp_t gfp, unsigned int order,
+				   unsigned long caller);
+
+void kshim_page_alloc_init(void)
+{
+	const char *env = kshim_host_getenv("KSHIM_MEM_MB");
+	unsigned long mb = env ? kshim_host_strtoull(env) : KSHIM_MEM_MB_DEFAULT;
+	unsigned long nr, words;
+	struct zone *zone;
+	void *base;
+
+	if (mb < 4)
+		mb = 4;
+	nr = (mb << 20) >> PAGE_SHIFT;
+	nr = round_down(nr, MAX_ORDER_NR_PAGES);
+	base = kshim_host_reserve(nr << PAGE_SHIFT);
+	mem_map = kshim_host_reserve(nr * sizeof(struct page));
+	words = BITS_TO_LONGS(nr);
+	pa_used = kshim_host_reserve(words * sizeof(long));
+	pa_caller = kshim_host_reserve(nr * sizeof(long));
+	if (!base || !mem_map || !pa_used || !pa_caller)
+		kshim_fatal("cannot reserve %lu MiB of simulated physical memory", mb);
+	kshim_page_offset = (unsigned long)base;
+	kshim_mem_bytes = nr << PAGE_SHIFT;
+	max_mapnr = nr;
+	high_memory = (char *)base + kshim_mem_bytes;
+
+	/* One node, one zone (ZONE_NORMAL) spanning all of it. */
+	contig_page_data.node_id = 0;
+	contig_page_data.node_start_pfn = 0;
+	contig_page_data.node_present_pages = nr;
+	contig_page_data.node_spanned_pages = nr;
+	zone = &contig_page_data.node_zones[ZONE_NORMAL];
+	zone->zone_pgdat = &contig_page_data;
+	zone->zone_start_pfn = 0;
+	zone->spanned_pages = nr;
+	zone->present_pages = nr;
+	zone->name = "Normal";
+
+	/*
+	 * mem_map is host-zeroed and committed lazily; a struct page is set
+	 * up as the buddy allocator leaves a free page when its run is
+	 * allocated (alloc_run()). The free memory itself is poisoned.
+	 */
+	kshim_host_mem_noaccess(base, kshim_mem_bytes);
+
+	/* The foreign page: reserved, node 0, never freed. */
+	init_page_struct(&foreign_page);
+	__SetPageReserved(&foreign_page);
+
+	/* The zero page: the first page, reserved, zeroed, never freed. */
+	/* Not alloc_page(): no current (numa_node_id(), might_sleep())
+	 * during runtime start-up. */
+	kshim_zero_page = alloc_pages_at(GFP_NOWAIT | __GFP_ZERO, 0, _THIS_IP_);
+	if (!kshim_zero_page)
+		kshim_fatal("cannot allocate the zero page");
+	__SetPageReserved(kshim_zero_page);
+	zero_pfn = page_to_pfn(kshim_zero_page);
+	atomic_long_dec(&pa_outstanding);	/* not a leak */
+	pa_caller[zero_pfn] = 0;
+}
+
+struct page *kshim_foreign_page(const void *kaddr)
+{
+	return &foreign_page;
+}
+
+static bool run_is_free(unsigned long pfn, unsigned long n)
+{
+	return find_next_bit(pa_used, pfn + n, pfn) >= pfn + n;
+}
+
+/* Find and mark a free naturally aligned run of 2^order pages. */
+static long alloc_run(unsigned int order, unsigned long caller)
+{
+	unsigned long n = 1UL << order, start, pfn, i;
+	bool wrapped = false;
+
+	kshim_raw_lock(&pa_lock);
+	start = ALIGN(pa_cursor, n);
+	if (start >= max_mapnr)
+		start = 0;
+	pfn = start;
+	for (;;) {
+		if (run_is_free(pfn, n))
+			break;
+		pfn += n;
+		if (pfn >= max_mapnr) {
+			pfn = 0;
+			wrapped = true;
+		}
+		if (wrapped && pfn >= start) {
+			kshim_raw_unlock(&pa_lock);
+			return -1;
+		}
+	}
+	bitmap_set(pa_used, pfn, n);
+	for (i = 0; i < n; i++)
+		pa_caller[pfn + i] = caller;
+	pa_cursor = pfn + n;
+	kshim_raw_unlock(&pa_lock);
+	atomic_long_add(n, &pa_outstanding);
+	return pfn;
+}
+
+static void free_run(unsigned long pfn, unsigned int order)
+{
+	unsigned long n = 1UL << order;
+
+	kshim_host_mem_noaccess(pfn_to_virt(pfn), n << PAGE_SHIFT);
+	kshim_raw_lock(&pa_lock);
+	bitmap_clear(pa_used, pfn, n);
+	kshim_raw_unlock(&pa_lock);
+	atomic_long_sub(n, &pa_outstanding);
+}
+
+static struct page *alloc_pages_at(gfp_t gfp, unsigned int order,
+				   unsigned long caller)
+{
+	struct page *page;
+	unsigned long n, i;
+	long pfn;
+
+	if (order > MAX_PAGE_ORDER) {
+		WARN_ON_ONCE(!(gfp & __GFP_NOWARN));
+		return NULL;
+	}
+	if (gfpflags_allow_blocking(gfp))
+		might_sleep();
+	if (kshim_alloc_should_fail(gfp))
+		return NULL;
+	pfn = alloc_run(order, caller);
+	if (pfn < 0) {
+		if (gfp & __GFP_NOFAIL)
+			kshim_fatal("out of simulated physical memory (KSHIM_MEM_MB) for a __GFP_NOFAIL allocation of order %u",
+				    order);
+		if (!(gfp & __GFP_NOWARN))
+			pr_warn("kshim: page allocation failure: order:%u, out of simulated physical memory (KSHIM_MEM_MB)\n",
+				order);
+		return NULL;
+	}
+	n = 1UL << order;
+	page = pfn_to_page(pfn);
+	/* As the buddy allocator leaves free pages, then post_alloc_hook(). */
+	for (i = 0; i < n; i++) {
+		init_page_struct(page + i);
+		set_page_count(page + i, 0);
+	}
+	set_page_refcounted(page);
+	if (gfp & __GFP_ZERO) {
+		kshim_host_mem_defined(page_address(page), n << PAGE_SHIFT);
+		memset(page_address(page), 0, n << PAGE_SHIFT);
+	} else {
+		kshim_host_mem_undefined(page_address(page), n << PAGE_SHIFT);
+	}
+	if (order && (gfp & __GFP_COMP)) {
+		/* prep_compound_page() */
+		__SetPageHead(page);
+		for (i = 1; i < n; i++)
+			prep_compound_tail(page, i);
+		prep_compound_head(page, order);
+	}
+	return page;
+}
+
+struct page *__alloc_pages_noprof(gfp_t gfp, unsigned int order,
+				  int preferred_nid, nodemask_t *nodemask)
+{
+	return alloc_pages_at(gfp, order, _RET_IP_);
+}
+
+struct folio *__folio_alloc_noprof(gfp_t gfp, unsigned int order,
+				   int preferred_nid, nodemask_t *nodemask)
+{
+	struct page *page = alloc_pages_at(gfp | __GFP_COMP, order, _RET_IP_);
+
+	return page_rmappable_folio(page);
+}
+
+unsigned long get_free_pages_noprof(gfp_t gfp, unsigned int order)
+{
+	struct page *page = alloc_pages_at(gfp & ~__GFP_HIGHMEM, order,
+					   _RET_IP_);
+
+	return page ? (unsigned long)page_address(page) : 0;
+}
+
+unsigned long get_zeroed_page_noprof(gfp_t gfp)
+{
+	return get_free_pages_noprof(gfp | __GFP_ZERO, 0);
+}
+
+static void bad_page(struct page *page, const char *reason)
+{
+	kshim_report("BUG: Bad page state: pfn:%#lx flags:%#lx refcount:%d mapping:%p: %s",
+		     page_to_pfn(page), page->flags, page_ref_count(page),
+		     page->mapping, reason);
+}
+
+/* free_pages_prepare()'s checks, then back to the free runs. */
+static void free_the_page(struct page *page, unsigned int order)
+{
+	unsigned long pfn = page_to_pfn(page), n = 1UL << order, i;
+
+	if (!pfn_valid(pfn) || !IS_ALIGNED(pfn, n) ||
+	    find_next_zero_bit(pa_used, pfn + n, pfn) < pfn + n)
+		kshim_fatal("freeing pfn %#lx order %u: not an allocated run (double free?)",
+			    pfn, order);
+	if (PageReserved(page))
+		kshim_fatal("freeing reserved pfn %#lx", pfn);
+	if (PageHead(page)) {
+		if (compound_order(page) != order)
+			bad_page(page, "compound order mismatch");
+		for (i = 1; i < n; i++) {
+			struct page *p = page + i;
+
+			if (p->mapping != TAIL_MAPPING && i > 2)
+				bad_page(p, "corrupted mapping in tail page");
+			if (compound_head(p) != page)
+				bad_page(p, "compound_head not consistent");
+		}
+	}
+	for (i = 0; i < n; i++) {
+		struct page *p = page + i;
+
+		if (i == 0 || !PageTail(p)) {
+			if (page_ref_count(p))
+				bad_page(p, "nonzero _refcount");
+			if (p->mapping)
+				bad_page(p, "non-NULL mapping");
+			if (p->flags & PAGE_FLAGS_CHECK_AT_FREE & ~(1UL << PG_head))
+				bad_page(p, "PAGE_FLAGS_CHECK_AT_FREE flag(s) set");
+		}
+		/* What the buddy allocator resets. */
+		p->flags &= ~PAGE_FLAGS_CHECK_AT_PREP;
+		p->mapping = NULL;
+		p->compound_head = 0;
+		set_page_private(p, 0);
+	}
+	free_run(pfn, order);
+}
+
+void __free_pages(struct page *page, unsigned int order)
+{
+	/* mm/page_alloc.c: the refcount decides; a non-compound high-order
+	 * page whose head is still referenced frees its tail runs. */
+	int head = PageHead(page);
+
+	if (put_page_testzero(page))
+		free_the_page(page, order);
+	else if (!head)
+		while (order-- > 0)
+			free_the_page(page + (1 << order), order);
+}
+
+void free_pages(unsigned long addr, unsigned int order)
+{
+	if (addr) {
+		VM_BUG_ON(!virt_addr_valid((void *)addr));
+		__free_pages(virt_to_page((void *)addr), order);
+	}
+}
+
+/*
+ * mm/swap.c's __folio_put(): the last reference is gone. kshim has no LRU
+ * lists, no memcg and no deferred split queue, so a folio goes straight
+ * back to the allocator.
+ */
+void __folio_put(struct folio *folio)
+{
+	if (folio_test_lru(folio))
+		kshim_fatal("__folio_put: folio on an LRU list: kshim has none");
+	free_the_page(&folio->page, folio_order(folio));
+}
+
+void *alloc_pages_exact_noprof(size_t size, gfp_t gfp)
+{
+	unsigned int order = get_order(size);
+	unsigned long addr;
+
+	if (WARN_ON_ONCE(gfp & (__GFP_COMP | __GFP_HIGHMEM)))
+		gfp &= ~(__GFP_COMP | __GFP_HIGHMEM);
+	addr = get_free_pages_noprof(gfp, order);
+	if (addr) {
+		/* make_alloc_exact(): give back the unused tail pages. */
+		unsigned long alloc_end = addr + (PAGE_SIZE << order);
+		unsigned long used = addr + PAGE_ALIGN(size);
+
+		split_page(virt_to_page((void *)addr), order);
+		while (used < alloc_end) {
+			free_page(used);
+			used += PAGE_SIZE;
+		}
+	}
+	return (void *)addr;
+}
+
+void free_pages_exact(void *virt, size_t size)
+{
+	unsigned long addr = (unsigned long)virt;
+	unsigned long end = addr + PAGE_ALIGN(size);
+
+	while (addr < end) {
+		free_page(addr);
+		addr += PAGE_SIZE;
+	}
+}
+
+/* mm/page_alloc.c's split_page() for a non-compound high-order page. */
+void split_page(struct page *page, unsigned int order)
+{
+	int i;
+
+	VM_BUG_ON_PAGE(PageCompound(page), page);
+	VM_BUG_ON_PAGE(!page_count(page), page);
+	for (i = 1; i < (1 << order); i++)
+		set_page_refcounted(page + i);
+}
+
+long kshim_page_outstanding(void)
+{
+	return atomic_long_read(&pa_outstanding);
+}
+
+/*
+ * Every allocated page still live, as runs with their call site. A
+ * report (kshim_report) when there is any; returns the number of pages.
+ */
+long kshim_page_report_leaks(void)
+{
+	unsigned long pfn = 0, runs = 0;
+	long pages = 0;
+
+	if (!pa_used)
+		return 0;
+	if (foreign_page.flags != (1UL << PG_reserved) ||
+	    page_ref_count(&foreign_page) != 1)
+		kshim_report("the foreign page (virt_to_page() of memory outside the linear map) was modified: flags %#lx refcount %d",
+			     foreign_page.flags, page_ref_count(&foreign_page));
+	kshim_raw_lock(&pa_lock);
+	for (;;) {
+		unsigned long end, caller;
+
+		pfn = find_next_bit(pa_used, max_mapnr, pfn);
+		if (pfn >= max_mapnr)
+			break;
+		if (pfn == zero_pfn) {
+			pfn++;
+			continue;
+		}
+		caller = pa_caller[pfn];
+		end = pfn + 1;
+		while (end < max_mapnr && test_bit(end, pa_used) &&
+		       pa_caller[end] == caller && end != zero_pfn)
+			end++;
+		if (runs++ < 20)
+			pr_err("kshim: leak: pages: %lu page(s) at pfn %#lx (%p), refcount %d, allocated from %p\n",
+			       end - pfn, pfn, pfn_to_virt(pfn),
+			       page_ref_count(pfn_to_page(pfn)), (void *)caller);
+		pages += end - pfn;
+		pfn = end;
+	}
+	kshim_raw_unlock(&pa_lock);
+	if (runs > 20)
+		pr_err("kshim: leak: ... and %lu more page runs\n", runs - 20);
+	if (pages)
+		kshim_report("%ld page(s) leaked", pages);
+	return pages;
+}
+
+/* ==== Zone and node page-state counters (mm/vmstat.c) ======================
+ * Exact atomic counters: no per-CPU deltas or thresholds, so a counter
+ * never lags. */
+
+void __mod_zone_page_state(struct zone *zone, enum zone_stat_item item,
+			   long delta)
+{
+	zone_page_state_add(delta, zone, item);
+}
+
+void mod_zone_page_state(struct zone *zone, enum zone_stat_item item,
+			 long delta)
+{
+	zone_page_state_add(delta, zone, item);
+}
+
+void __mod_node_page_state(struct pglist_data *pgdat,
+			   enum node_stat_item item, long delta)
+{
+	if (vmstat_item_in_bytes(item)) {
+		VM_WARN_ON_ONCE(delta & (PAGE_SIZE - 1));
+		delta >>= PAGE_SHIFT;
+	}
+	node_page_state_add(delta, pgdat, item);
+}
+
+void mod_node_page_state(struct pglist_data *pgdat, enum node_stat_item item,
+			 long delta)
+{
+	__mod_node_page_state(pgdat, item, delta);
+}
+
+void __inc_zone_page_state(struct page *page, enum zone_stat_item item)
+{
+	__mod_zone_page_state(page_zone(page), item, 1);
+}
+
+void __dec_zone_page_state(struct page *page, enum zone_stat_item item)
+{
+	__mod_zone_page_state(page_zone(page), item, -1);
+}
+
+void inc_zone_page_state(struct page *page, enum zone_stat_item item)
+{
+	__mod_zone_page_state(page_zone(page), item, 1);
+}
+
+void dec_zone_page_state(struct page *page, enum zone_stat_item item)
+{
+	__mod_zone_page_state(page_zone(page), item, -1);
+}
+
+void __inc_node_page_state(struct page *page, enum node_stat_item item)
+{
+	__mod_node_page_state(page_pgdat(page), item, 1);
+}
+
+void __dec_node_page_state(struct page *page, enum node_stat_item item)
+{
+	__mod_node_page_state(page_pgdat(page), item, -1);
+}
+
+void inc_node_page_state(struct page *page, enum node_stat_item item)
+{
+	__mod_node_page_state(page_pgdat(page), item, 1);
+}
+
+void dec_node_page_state(struct page *page, enum node_stat_item item)
+{
+	__mod_node_page_state(page_pgdat(page), item, -1);
+}
+
+void __inc_zone_state(struct zone *zone, enum zone_stat_item item)
+{
+	zone_page_state_add(1, zone, item);
+}
+
+void __dec_zone_state(struct zone *zone, enum zone_stat_item item)
+{
+	zone_page_state_add(-1, zone, item);
+}
+
+void dec_zone_state(struct zone *zone, enum zone_stat_item item)
+{
+	zone_page_state_add(-1, zone, item);
+}
+
+void __inc_node_state(struct pglist_data *pgdat, enum node_stat_item item)
+{
+	__mod_node_page_state(pgdat, item, 1);
+}
+
+void inc_node_state(struct pglist_data *pgdat, enum node_stat_item item)
+{
+	__mod_node_page_state(pgdat, item, 1);
+}
+
+void __dec_node_state(struct pglist_data *pgdat, enum node_stat_item item)
+{
+	__mod_node_page_state(pgdat, item, -1);
+}
