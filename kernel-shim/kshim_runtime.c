@@ -11,6 +11,7 @@
 #include <linux/device.h>
 #include <linux/rcupdate.h>
 #include <linux/wait_bit.h>
+#include <linux/radix-tree.h>
 #include <kshim/host.h>
 #include <kshim/sched.h>
 #include <kshim/trace.h>
@@ -61,6 +62,30 @@ void kshim_raw_unlock(u32 *word)
 
 static u32 init_state;	/* 0 never, 1 running, 2 done */
 
+/*
+ * The initcalls of the kernel files linked in (the linker script gathers
+ * them in level order), run once the runtime is up, as do_initcalls()
+ * runs them after workqueue_init(). What they allocate lives as long as
+ * the process, like boot-time memory, and is not reported as a leak.
+ */
+typedef int (*kshim_initcall_t)(void);
+extern kshim_initcall_t __kshim_initcall_start[], __kshim_initcall_end[];
+
+static void kshim_run_initcalls(void)
+{
+	long pcpu = kshim_percpu_outstanding();
+	kshim_initcall_t *fn;
+
+	for (fn = __kshim_initcall_start; fn < __kshim_initcall_end; fn++) {
+		int ret = (*fn)();
+
+		if (ret)
+			kshim_fatal("initcall %p returned %d", *fn, ret);
+	}
+	kshim_alloc_mark_boot_done();
+	kshim_percpu_add_boot(kshim_percpu_outstanding() - pcpu);
+}
+
 void kshim_runtime_init(void)
 {
 	u32 expected = 0;
@@ -87,6 +112,8 @@ void kshim_runtime_init(void)
 	kshim_time_init();
 	kshim_hung_task_start();
 	kshim_workqueue_init();
+	radix_tree_init();	/* lib/radix-tree.c, as start_kernel() calls it */
+	kshim_run_initcalls();
 }
 
 /*
@@ -127,6 +154,12 @@ int kshim_runtime_exit_checks(void)
  * teardown callback never runs. Unlike the kernel, the startup callback
  * runs in the calling task, not in a hotplug thread bound to each CPU.
  */
+/* Multi-instance states remember their callbacks for later instances. */
+static struct {
+	int (*startup)(unsigned int cpu, struct hlist_node *node);
+	int (*teardown)(unsigned int cpu, struct hlist_node *node);
+} cpuhp_multi[CPUHP_ONLINE + 1];
+
 int __cpuhp_setup_state(enum cpuhp_state state, const char *name, bool invoke,
 			int (*startup)(unsigned int cpu),
 			int (*teardown)(unsigned int cpu), bool multi_instance)
@@ -134,6 +167,16 @@ int __cpuhp_setup_state(enum cpuhp_state state, const char *name, bool invoke,
 	unsigned int cpu;
 	int err;
 
+	if (multi_instance) {
+		/* The kernel passes the instance callbacks cast to these. */
+		if (state <= CPUHP_OFFLINE || state >= CPUHP_ONLINE ||
+		    state == CPUHP_AP_ONLINE_DYN || state == CPUHP_BP_PREPARE_DYN)
+			kshim_fatal("cpuhp: multi-instance state %d is not a fixed state kshim can record",
+				    state);
+		cpuhp_multi[state].startup = (void *)startup;
+		cpuhp_multi[state].teardown = (void *)teardown;
+		return state;
+	}
 	if (!invoke || !startup)
 		return 0;
 	for_each_online_cpu(cpu) {
@@ -141,6 +184,34 @@ int __cpuhp_setup_state(enum cpuhp_state state, const char *name, bool invoke,
 		if (err)
 			return err;
 	}
+	return 0;
+}
+
+int __cpuhp_state_add_instance(enum cpuhp_state state, struct hlist_node *node,
+			       bool invoke)
+{
+	unsigned int cpu;
+	int err;
+
+	if (!invoke || !cpuhp_multi[state].startup)
+		return 0;
+	for_each_online_cpu(cpu) {
+		err = cpuhp_multi[state].startup(cpu, node);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+int __cpuhp_state_remove_instance(enum cpuhp_state state,
+				  struct hlist_node *node, bool invoke)
+{
+	unsigned int cpu;
+
+	if (!invoke || !cpuhp_multi[state].teardown)
+		return 0;
+	for_each_online_cpu(cpu)
+		cpuhp_multi[state].teardown(cpu, node);
 	return 0;
 }
 

@@ -25,14 +25,8 @@
 
 #include "kshim_internal.h"
 
-struct kmem_cache {
-	const char *name;
-	unsigned int object_size;
-	unsigned int align;
-	slab_flags_t flags;
-	void (*ctor)(void *);
-	atomic_long_t live;
-};
+/* struct kmem_cache is in the overlay's mm/slab.h, where mm/ files see it. */
+#include "../overlay/mm/slab.h"
 
 enum obj_kind { OBJ_KMALLOC, OBJ_CACHE, OBJ_VMALLOC };
 static const char *const kind_name[] = {
@@ -58,6 +52,9 @@ struct obj_hdr {
 };
 
 static struct obj_hdr live_head = { .prev = &live_head, .next = &live_head };
+/* Objects allocated by initcalls: they live as long as the "kernel", as
+ * boot-time allocations do, and are not leaks. */
+static struct obj_hdr boot_head = { .prev = &boot_head, .next = &boot_head };
 static u32 live_lock;
 static atomic_long_t outstanding;
 static atomic_long_t total_allocs;
@@ -231,6 +228,19 @@ static void obj_free(const void *obj, enum obj_kind kind, const char *op)
 		}
 	}
 	obj_release(h);
+}
+
+void kshim_alloc_mark_boot_done(void)
+{
+	live_lock_acquire();
+	if (live_head.next != &live_head) {
+		live_head.next->prev = boot_head.prev;
+		boot_head.prev->next = live_head.next;
+		live_head.prev->next = &boot_head;
+		boot_head.prev = live_head.prev;
+		live_head.next = live_head.prev = &live_head;
+	}
+	live_lock_release();
 }
 
 long kshim_alloc_report_leaks(void)

@@ -95,6 +95,9 @@ struct task_struct {
 	void			*journal_info;
 	struct reclaim_state	*reclaim_state;
 	struct blk_plug		*plug;
+	/* block/bio.c reads it: bios queued by a ->submit_bio() recursion.
+	 * kshim's submit_bio() never recurses into a driver, so NULL. */
+	struct bio_list		*bio_list;
 	struct mm_struct	*mm;
 	int			rcu_read_lock_nesting;
 	void			*worker_private;	/* struct kthread */

@@ -9,5 +9,20 @@
 #define MM_SLAB_H
 
 #include <linux/slab.h>
+#include <linux/atomic.h>
+
+/*
+ * kshim's cache descriptor (kernel-shim/kshim_slab.c). mm/ files read a
+ * field or two of SLUB's (mempool.c: VM_BUG_ON(mem->ctor)); the fields
+ * they name exist here with the same meaning.
+ */
+struct kmem_cache {
+	const char *name;
+	unsigned int object_size;
+	unsigned int align;
+	slab_flags_t flags;
+	void (*ctor)(void *);
+	atomic_long_t live;
+};
 
 #endif

@@ -1,0 +1,521 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * An image file behind a volatile write cache (kshim/host_disk.h).
+ *
+ * The file holds what is durable. A completed write that is not FUA sits
+ * in the cache as a record (offset, data) until a flush writes every
+ * record back in order. A read is served from the file, then overlaid
+ * with the newest cached data for each sector: the sector index maps a
+ * sector to the newest record covering it. Superseded records stay until
+ * written back, because a power failure may leave an older version on
+ * the media: a disk could have written it back before the newer write
+ * arrived. That is also why a crash applies the surviving records in
+ * their original order.
+ *
+ * A FUA write first writes back the older cached records it overlaps (a
+ * disk may always write back early), so no later flush can bring stale
+ * data over it.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "kshim/host_disk.h"
+#include "kshim_host_disk.h"
+
+/* A cached write. data follows. */
+struct rec {
+	struct rec *next;
+	uint64_t off;
+	uint64_t len;
+	unsigned char data[];
+};
+
+static uint64_t hash64(uint64_t x)
+{
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdULL;
+	x ^= x >> 33;
+	return x;
+}
+
+/*
+ * Sector index: open addressing with linear probing and backward-shift
+ * deletion (no tombstones). key is sector + 1 (0 marks an empty slot).
+ */
+static struct slot *index_find(struct kshim_disk *d, uint64_t sector)
+{
+	uint64_t mask = d->nslots - 1, i = hash64(sector) & mask;
+
+	for (;; i = (i + 1) & mask) {
+		if (!d->slots[i].key)
+			return NULL;
+		if (d->slots[i].key == sector + 1)
+			return &d->slots[i];
+	}
+}
+
+static int index_grow(struct kshim_disk *d);
+
+static int index_set(struct kshim_disk *d, uint64_t sector, struct rec *r)
+{
+	uint64_t mask, i;
+
+	if ((d->nused + 1) * 4 > d->nslots * 3 && index_grow(d))
+		return -ENOMEM;
+	mask = d->nslots - 1;
+	for (i = hash64(sector) & mask;; i = (i + 1) & mask) {
+		if (!d->slots[i].key) {
+			d->slots[i].key = sector + 1;
+			d->slots[i].rec = r;
+			d->nused++;
+			return 0;
+		}
+		if (d->slots[i].key == sector + 1) {
+			d->slots[i].rec = r;
+			return 0;
+		}
+	}
+}
+
+static void index_del(struct kshim_disk *d, struct slot *s)
+{
+	uint64_t mask = d->nslots - 1, i = s - d->slots, j = i, home;
+
+	for (;;) {
+		j = (j + 1) & mask;
+		if (!d->slots[j].key)
+			break;
+		home = hash64(d->slots[j].key - 1) & mask;
+		/* Move j back to the hole at i unless its home lies in (i, j]. */
+		if ((j > i && (home <= i || home > j)) ||
+		    (j < i && (home <= i && home > j))) {
+			d->slots[i] = d->slots[j];
+			i = j;
+		}
+	}
+	d->slots[i].key = 0;
+	d->slots[i].rec = NULL;
+	d->nused--;
+}
+
+static int index_grow(struct kshim_disk *d)
+{
+	struct slot *old = d->slots;
+	uint64_t n = d->nslots, i;
+
+	d->slots = calloc(n * 2, sizeof(*d->slots));
+	if (!d->slots) {
+		d->slots = old;
+		return -ENOMEM;
+	}
+	d->nslots = n * 2;
+	d->nused = 0;
+	for (i = 0; i < n; i++)
+		if (old[i].key)
+			index_set(d, old[i].key - 1, old[i].rec);
+	free(old);
+	return 0;
+}
+
+static int pwrite_all(int fd, const void *buf, uint64_t len, uint64_t off)
+{
+	const char *p = buf;
+
+	while (len) {
+		ssize_t n = pwrite(fd, p, len, off);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return n < 0 ? -errno : -EIO;
+		p += n;
+		off += n;
+		len -= n;
+	}
+	return 0;
+}
+
+static int pread_all(int fd, void *buf, uint64_t len, uint64_t off)
+{
+	char *p = buf;
+
+	while (len) {
+		ssize_t n = pread(fd, p, len, off);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		if (n == 0) {		/* a sparse tail reads as zeroes */
+			memset(p, 0, len);
+			return 0;
+		}
+		p += n;
+		off += n;
+		len -= n;
+	}
+	return 0;
+}
+
+/* Forget r's sectors in the index where r is still the newest. */
+static void unindex_rec(struct kshim_disk *d, struct rec *r)
+{
+	uint64_t s;
+
+	for (s = r->off / d->sector_size; s < (r->off + r->len) / d->sector_size;
+	     s++) {
+		struct slot *sl = index_find(d, s);
+
+		if (sl && sl->rec == r)
+			index_del(d, sl);
+	}
+}
+
+/* Take the oldest record off the cache (caller writes it back or not). */
+static struct rec *pop_oldest(struct kshim_disk *d)
+{
+	struct rec *r = d->head;
+
+	if (!r)
+		return NULL;
+	d->head = r->next;
+	if (!d->head)
+		d->tail = NULL;
+	d->cached_writes--;
+	d->cached_bytes -= r->len;
+	unindex_rec(d, r);
+	return r;
+}
+
+static int writeback_oldest(struct kshim_disk *d)
+{
+	struct rec *r = pop_oldest(d);
+	int err = pwrite_all(d->fd, r->data, r->len, r->off);
+
+	free(r);
+	return err;
+}
+
+static int writeback_all(struct kshim_disk *d)
+{
+	int err = 0;
+
+	while (d->head && !err)
+		err = writeback_oldest(d);
+	return err;
+}
+
+static bool overlaps(const struct rec *r, uint64_t off, uint64_t len)
+{
+	return r->off < off + len && off < r->off + r->len;
+}
+
+int kshim_host_disk_open(const char *path, unsigned long long size,
+			 unsigned int sector_size,
+			 unsigned long long cache_bytes,
+			 struct kshim_disk **out, char *msg,
+			 unsigned long msglen)
+{
+	struct kshim_disk *d;
+	struct stat st;
+	int fd;
+
+	*out = NULL;
+	if (!path || !*path) {
+		snprintf(msg, msglen, "no image path given");
+		return -EINVAL;
+	}
+	if (sector_size != 512 && sector_size != 4096) {
+		snprintf(msg, msglen, "%s: logical sector size %u: must be 512 or 4096",
+			 path, sector_size);
+		return -EINVAL;
+	}
+	fd = open(path, O_RDWR | O_CLOEXEC);
+	if (fd < 0) {
+		int err = -errno;
+
+		snprintf(msg, msglen, "%s: cannot open image: %s", path,
+			 strerror(errno));
+		return err;
+	}
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		snprintf(msg, msglen, "%s: not a regular file", path);
+		close(fd);
+		return -EINVAL;
+	}
+	if (!size)
+		size = st.st_size;
+	if ((unsigned long long)st.st_size < size) {
+		snprintf(msg, msglen, "%s: image is %lld bytes, smaller than the %llu asked for",
+			 path, (long long)st.st_size, size);
+		close(fd);
+		return -ENOSPC;
+	}
+	if (!size || size % sector_size) {
+		snprintf(msg, msglen, "%s: size %llu is not a positive multiple of the %u-byte sector",
+			 path, size, sector_size);
+		close(fd);
+		return -EINVAL;
+	}
+	d = calloc(1, sizeof(*d));
+	if (!d) {
+		close(fd);
+		return -ENOMEM;
+	}
+	d->fd = fd;
+	d->path = strdup(path);
+	d->size = size;
+	d->sector_size = sector_size;
+	d->cache_limit = cache_bytes;
+	d->nslots = 1024;
+	d->slots = calloc(d->nslots, sizeof(*d->slots));
+	d->log_fd = -1;
+	pthread_mutex_init(&d->lock, NULL);
+	if (!d->slots || !d->path) {
+		free(d->slots);
+		free(d->path);
+		free(d);
+		close(fd);
+		return -ENOMEM;
+	}
+	*out = d;
+	return 0;
+}
+
+void kshim_host_disk_close(struct kshim_disk *d)
+{
+	if (!d)
+		return;
+	pthread_mutex_lock(&d->lock);
+	writeback_all(d);
+	pthread_mutex_unlock(&d->lock);
+	kshim_host_disk_log_stop(d);
+	close(d->fd);
+	pthread_mutex_destroy(&d->lock);
+	free(d->slots);
+	free(d->path);
+	free(d);
+}
+
+unsigned long long kshim_host_disk_size(struct kshim_disk *d)
+{
+	return d->size;
+}
+
+int kshim_host_disk_read(struct kshim_disk *d, unsigned long long off,
+			 void *buf, unsigned long len)
+{
+	unsigned char *p = buf;
+	uint64_t s, first = off / d->sector_size;
+	int err;
+
+	pthread_mutex_lock(&d->lock);
+	err = pread_all(d->fd, buf, len, off);
+	for (s = first; !err && d->nused && s < first + len / d->sector_size;
+	     s++) {
+		struct slot *sl = index_find(d, s);
+
+		if (sl)
+			memcpy(p + (s - first) * d->sector_size,
+			       sl->rec->data + (s * d->sector_size - sl->rec->off),
+			       d->sector_size);
+	}
+	pthread_mutex_unlock(&d->lock);
+	return err;
+}
+
+int kshim_host_disk_write(struct kshim_disk *d, unsigned long long off,
+			  const void *buf, unsigned long len, int fua)
+{
+	struct rec *r, *prev = NULL;
+	uint64_t s;
+	int err = 0;
+
+	pthread_mutex_lock(&d->lock);
+	if (fua) {
+		/* Older overlapping records reach the media first. */
+		for (r = d->head; r && !err; r = r->next)
+			if (overlaps(r, off, len))
+				prev = r;
+		while (prev && !err) {
+			bool last = d->head == prev;
+
+			err = writeback_oldest(d);
+			if (last)
+				break;
+		}
+		if (!err)
+			err = pwrite_all(d->fd, buf, len, off);
+		goto out;
+	}
+	r = malloc(sizeof(*r) + len);
+	if (!r) {
+		err = -ENOMEM;
+		goto out;
+	}
+	r->next = NULL;
+	r->off = off;
+	r->len = len;
+	memcpy(r->data, buf, len);
+	for (s = off / d->sector_size; !err && s < (off + len) / d->sector_size;
+	     s++)
+		err = index_set(d, s, r);
+	if (err) {
+		unindex_rec(d, r);
+		free(r);
+		goto out;
+	}
+	if (d->tail)
+		d->tail->next = r;
+	else
+		d->head = r;
+	d->tail = r;
+	d->cached_writes++;
+	d->cached_bytes += len;
+	while (d->cache_limit && d->cached_bytes > d->cache_limit && !err) {
+		err = writeback_oldest(d);
+		d->pressure_writebacks++;
+	}
+out:
+	if (!err)
+		kshim_host_disk_log_append(d, KSHIM_LOG_WRITE,
+					   fua ? KSHIM_LOG_FUA : 0, off, len, buf);
+	pthread_mutex_unlock(&d->lock);
+	return err;
+}
+
+int kshim_host_disk_flush(struct kshim_disk *d)
+{
+	int err;
+
+	pthread_mutex_lock(&d->lock);
+	err = writeback_all(d);
+	if (!err)
+		kshim_host_disk_log_append(d, KSHIM_LOG_FLUSH, 0, 0, 0, NULL);
+	pthread_mutex_unlock(&d->lock);
+	return err;
+}
+
+int kshim_host_disk_discard(struct kshim_disk *d, unsigned long long off,
+			    unsigned long long len)
+{
+	pthread_mutex_lock(&d->lock);
+	kshim_host_disk_log_append(d, KSHIM_LOG_DISCARD, 0, off, len, NULL);
+	pthread_mutex_unlock(&d->lock);
+	return 0;
+}
+
+/* splitmix64: the crash's own stream, from the caller's seed. */
+static uint64_t next_random(uint64_t *state)
+{
+	uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+int kshim_host_disk_crash(struct kshim_disk *d, enum kshim_crash_mode mode,
+			  unsigned long long seed,
+			  struct kshim_crash_result *res)
+{
+	uint64_t state = seed;
+	struct kshim_crash_result rs = { 0 };
+	struct rec *r;
+	int err = 0;
+
+	pthread_mutex_lock(&d->lock);
+	rs.cached = d->cached_writes;
+	while ((r = pop_oldest(d))) {
+		uint64_t len = r->len, n = r->len / d->sector_size;
+		uint64_t pick = next_random(&state);
+
+		if (mode == KSHIM_CRASH_DROP_ALL || !(pick & 1)) {
+			free(r);
+			continue;
+		}
+		if (mode == KSHIM_CRASH_TEAR && n > 1 && (pick & 2)) {
+			len = (1 + (pick >> 2) % (n - 1)) * d->sector_size;
+			rs.torn++;
+		}
+		rs.kept++;
+		if (!err)
+			err = pwrite_all(d->fd, r->data, len, r->off);
+		free(r);
+	}
+	pthread_mutex_unlock(&d->lock);
+	if (res)
+		*res = rs;
+	return err;
+}
+
+int kshim_host_disk_host_sync(struct kshim_disk *d)
+{
+	return fsync(d->fd) ? -errno : 0;
+}
+
+int kshim_host_disk_copy_fd(int from, uint64_t size, const char *out_path)
+{
+	static const size_t chunk = 1 << 20;
+	char *buf = malloc(chunk);
+	int out, err = 0;
+	uint64_t off;
+
+	if (!buf)
+		return -ENOMEM;
+	out = open(out_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (out < 0) {
+		free(buf);
+		return -errno;
+	}
+	for (off = 0; off < size && !err; off += chunk) {
+		uint64_t n = size - off < chunk ? size - off : chunk;
+
+		err = pread_all(from, buf, n, off);
+		if (!err)
+			err = pwrite_all(out, buf, n, off);
+	}
+	if (!err && ftruncate(out, size))
+		err = -errno;
+	close(out);
+	free(buf);
+	return err;
+}
+
+int kshim_host_disk_snapshot(struct kshim_disk *d, const char *out_path)
+{
+	int err;
+
+	pthread_mutex_lock(&d->lock);
+	err = kshim_host_disk_copy_fd(d->fd, d->size, out_path);
+	pthread_mutex_unlock(&d->lock);
+	return err;
+}
+
+void kshim_host_disk_cache_stats(struct kshim_disk *d,
+				 struct kshim_disk_cache_stats *st)
+{
+	pthread_mutex_lock(&d->lock);
+	st->cached_writes = d->cached_writes;
+	st->cached_bytes = d->cached_bytes;
+	st->pressure_writebacks = d->pressure_writebacks;
+	pthread_mutex_unlock(&d->lock);
+}
+
+int kshim_host_disk_pwrite(int fd, const void *buf, uint64_t len, uint64_t off)
+{
+	return pwrite_all(fd, buf, len, off);
+}
+
+int kshim_host_disk_pread(int fd, void *buf, uint64_t len, uint64_t off)
+{
+	return pread_all(fd, buf, len, off);
+}

@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Private to kshim_host_disk.c and kshim_host_disk_log.c. */
+#ifndef _KSHIM_HOST_DISK_PRIVATE_H
+#define _KSHIM_HOST_DISK_PRIVATE_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+struct rec;
+
+struct slot {
+	uint64_t key;		/* sector + 1; 0: empty */
+	struct rec *rec;	/* newest cached write covering the sector */
+};
+
+struct log_index {
+	uint32_t type, flags;
+	uint64_t off, len;
+	uint64_t data_pos;	/* where the data lies in the log file */
+};
+
+struct kshim_disk {
+	pthread_mutex_t lock;	/* everything below */
+	int fd;
+	char *path;
+	uint64_t size;
+	unsigned int sector_size;
+
+	/* The write cache: records oldest first, and the sector index. */
+	struct rec *head, *tail;
+	uint64_t cached_writes, cached_bytes, cache_limit;
+	uint64_t pressure_writebacks;
+	struct slot *slots;
+	uint64_t nslots, nused;
+
+	/* The write log: a file (memfd when kept in memory) and its index. */
+	int log_fd;
+	uint64_t log_pos;
+	struct log_index *log;
+	uint64_t log_n, log_cap;
+	int log_err;		/* first failure to append, reported on read */
+};
+
+void kshim_host_disk_log_append(struct kshim_disk *d, uint32_t type,
+				uint32_t flags, uint64_t off, uint64_t len,
+				const void *data);
+void kshim_host_disk_log_stop(struct kshim_disk *d);
+int kshim_host_disk_copy_fd(int from, uint64_t size, const char *out_path);
+int kshim_host_disk_pwrite(int fd, const void *buf, uint64_t len,
+			   uint64_t off);
+int kshim_host_disk_pread(int fd, void *buf, uint64_t len, uint64_t off);
+
+#endif

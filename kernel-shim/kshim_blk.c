@@ -1,0 +1,526 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kshim's block layer below the real block/bio.c: a bio-based disk per
+ * image file (kshim/bdev.h), submit_bio() with the checks the kernel's
+ * submit_bio_noacct() makes, a queue-depth limit, and a completion task
+ * per device that performs each I/O on the image (kshim/host_disk.h) and
+ * ends the bio in hard-irq context.
+ *
+ * Order of service: each I/O gets a due time (submission + the latency
+ * model + injected delay) on the backend's clock; the completion task
+ * serves them in due order, FIFO among equals. With no latency, I/O
+ * completes in submission order; with jitter, it may be reordered as on
+ * a real device. Data moves when the I/O is served, as DMA would.
+ *
+ * Faked here instead of compiled from block/blk-core.c, blk-flush.c,
+ * genhd.c (see docs/FAKES.md): submit_bio(), submit_bio_noacct(),
+ * blk_status_to_errno(), errno_to_blk_status(), blkdev_issue_flush(),
+ * the plug functions.
+ */
+#include <linux/bio.h>
+#include <linux/blkdev.h>
+#include <linux/highmem.h>
+#include <linux/slab.h>
+#include <linux/vmalloc.h>
+#include <linux/wait.h>
+#include <linux/vmstat.h>
+#include <linux/err.h>
+#include <linux/string.h>
+
+#include <kshim/bdev.h>
+#include <kshim/runtime.h>
+#include <kshim/sched.h>
+
+#include "blk-rq-qos.h"
+#include "kshim_blk.h"
+
+#define KSHIM_BLK_MAJOR		259	/* the kernel's BLOCK_EXT_MAJOR */
+
+static atomic_t disk_index = ATOMIC_INIT(0);
+
+/* ---- completion -------------------------------------------------------- */
+
+static enum kshim_bdev_op bio_kshim_op(struct bio *bio)
+{
+	switch (bio_op(bio)) {
+	case REQ_OP_READ:
+		return KSHIM_OP_READ;
+	case REQ_OP_DISCARD:
+		return KSHIM_OP_DISCARD;
+	default:
+		return bio_sectors(bio) ? KSHIM_OP_WRITE : KSHIM_OP_FLUSH;
+	}
+}
+
+/* Copy the bio's data out of (write) or into (read) its pages. */
+static int bio_do_data(struct kshim_bdev *kb, struct bio *bio, void *bounce)
+{
+	u64 off = (u64)bio->bi_iter.bi_sector << SECTOR_SHIFT;
+	struct bvec_iter iter;
+	struct bio_vec bv;
+	size_t done = 0;
+	int err = 0;
+
+	if (op_is_write(bio_op(bio))) {
+		bio_for_each_segment(bv, bio, iter) {
+			void *p = bvec_kmap_local(&bv);
+
+			memcpy(bounce + done, p, bv.bv_len);
+			kunmap_local(p);
+			done += bv.bv_len;
+		}
+		return kshim_host_disk_write(kb->disk, off, bounce, done,
+					     !!(bio->bi_opf & REQ_FUA));
+	}
+	bio_for_each_segment(bv, bio, iter) {
+		void *p = bvec_kmap_local(&bv);
+
+		err = kshim_host_disk_read(kb->disk, off + done, p, bv.bv_len);
+		kunmap_local(p);
+		if (err)
+			break;
+		done += bv.bv_len;
+	}
+	return err;
+}
+
+/* Perform one I/O on the image; the bio's status. */
+static blk_status_t kshim_blk_serve(struct kshim_bdev *kb,
+				    struct kshim_blk_req *rq)
+{
+	struct bio *bio = rq->bio;
+	void *bounce = NULL;
+	int err = 0;
+
+	if (rq->status != BLK_STS_OK)
+		return rq->status;		/* injected */
+	if (READ_ONCE(kb->dead))
+		return BLK_STS_IOERR;
+	if (bio->bi_opf & REQ_PREFLUSH)
+		err = kshim_host_disk_flush(kb->disk);
+	if (err)
+		goto out;
+	switch (bio_op(bio)) {
+	case REQ_OP_DISCARD:
+		err = kshim_host_disk_discard(kb->disk,
+				(u64)bio->bi_iter.bi_sector << SECTOR_SHIFT,
+				bio->bi_iter.bi_size);
+		break;
+	case REQ_OP_WRITE:
+		if (!bio->bi_iter.bi_size)
+			break;			/* an empty flush */
+		bounce = kvmalloc(bio->bi_iter.bi_size, GFP_NOIO | __GFP_NOFAIL);
+		err = bio_do_data(kb, bio, bounce);
+		kvfree(bounce);
+		break;
+	case REQ_OP_READ:
+		err = bio_do_data(kb, bio, NULL);
+		break;
+	default:
+		return BLK_STS_NOTSUPP;
+	}
+out:
+	if (err)
+		pr_err("kshim: %s: host I/O error %d at sector %llu\n",
+		       kb->gd->disk_name, err,
+		       (unsigned long long)bio->bi_iter.bi_sector);
+	return err ? BLK_STS_IOERR : BLK_STS_OK;
+}
+
+/* End the bio as the interrupt handler of a real device would. */
+static void kshim_blk_end(struct kshim_bdev *kb, struct kshim_blk_req *rq,
+			  blk_status_t status)
+{
+	struct bio *bio = rq->bio;
+	u64 lat = kshim_clock_ns() - rq->submit_ns;
+
+	kshim_blk_account(kb, bio, status, lat);
+	kfree(rq);
+	local_irq_disable();
+	__preempt_count_add(HARDIRQ_OFFSET);
+	bio->bi_status = status;
+	bio_endio(bio);
+	__preempt_count_sub(HARDIRQ_OFFSET);
+	local_irq_enable();
+	atomic_dec(&kb->inflight);
+	wake_up(&kb->slot_wait);
+}
+
+/* The earliest-due request, or NULL. Called with kb->lock held. */
+static struct kshim_blk_req *first_due(struct kshim_bdev *kb)
+{
+	return list_first_entry_or_null(&kb->queue, struct kshim_blk_req,
+					list);
+}
+
+static void kshim_blk_complete_main(void *arg)
+{
+	struct kshim_bdev *kb = arg;
+
+	for (;;) {
+		struct kshim_blk_req *rq;
+		blk_status_t status;
+		u32 gen;
+		u64 now;
+
+		spin_lock(&kb->lock);
+		gen = READ_ONCE(kb->gen);
+		rq = first_due(kb);
+		if (!rq) {
+			bool stop = kb->stopping;
+
+			spin_unlock(&kb->lock);
+			if (stop)
+				return;
+			kshim_wait(&kb->gen, gen, "block device idle");
+			continue;
+		}
+		now = kshim_clock_ns();
+		if (rq->due_ns > now && !kb->dead) {
+			spin_unlock(&kb->lock);
+			kshim_wait_timeout(&kb->gen, gen, rq->due_ns - now,
+					   "block device latency");
+			continue;
+		}
+		list_del(&rq->list);
+		spin_unlock(&kb->lock);
+		/* A crash waits for the I/O being served, then is atomic. */
+		mutex_lock(&kb->serve_lock);
+		status = kshim_blk_serve(kb, rq);
+		mutex_unlock(&kb->serve_lock);
+		kshim_blk_end(kb, rq, status);
+	}
+}
+
+/* Wake the completion task: the queue or the device state changed. */
+static void kshim_blk_kick(struct kshim_bdev *kb)
+{
+	WRITE_ONCE(kb->gen, kb->gen + 1);
+	kshim_wake(&kb->gen, 1);
+}
+
+/* ---- submission ---------------------------------------------------------- */
+
+/* Is the bio one the kernel's submit_bio_noacct() would refuse? */
+static blk_status_t kshim_blk_check(struct kshim_bdev *kb, struct bio *bio)
+{
+	struct block_device *bdev = bio->bi_bdev;
+	sector_t nr = bdev_nr_sectors(bdev);
+	unsigned int lbs = bdev_logical_block_size(bdev);
+
+	switch (bio_op(bio)) {
+	case REQ_OP_READ:
+	case REQ_OP_WRITE:
+	case REQ_OP_DISCARD:
+		break;
+	default:
+		pr_err("kshim: %s: operation %u is not supported (REQ_OP_FLUSH is never a bio: use REQ_PREFLUSH)\n",
+		       kb->gd->disk_name, bio_op(bio));
+		return BLK_STS_NOTSUPP;
+	}
+	if (op_is_flush(bio->bi_opf) && bio_op(bio) != REQ_OP_WRITE) {
+		WARN_ON_ONCE(1);	/* as submit_bio_noacct() */
+		return BLK_STS_IOERR;
+	}
+	if (bio->bi_iter.bi_sector > nr || bio_sectors(bio) > nr - bio->bi_iter.bi_sector) {
+		pr_err("kshim: %s: attempt to access beyond end of device: sector %llu + %u > %llu\n",
+		       kb->gd->disk_name,
+		       (unsigned long long)bio->bi_iter.bi_sector,
+		       bio_sectors(bio), (unsigned long long)nr);
+		return BLK_STS_IOERR;
+	}
+	if ((((u64)bio->bi_iter.bi_sector << SECTOR_SHIFT) | bio->bi_iter.bi_size) &
+	    (lbs - 1)) {
+		pr_err("kshim: %s: I/O at sector %llu of %u bytes is not aligned to the %u-byte logical block size\n",
+		       kb->gd->disk_name,
+		       (unsigned long long)bio->bi_iter.bi_sector,
+		       bio->bi_iter.bi_size, lbs);
+		return BLK_STS_IOERR;
+	}
+	return BLK_STS_OK;
+}
+
+static bool take_slot(struct kshim_bdev *kb)
+{
+	return atomic_add_unless(&kb->inflight, 1, kb->queue_depth);
+}
+
+void submit_bio_noacct(struct bio *bio)
+{
+	struct kshim_bdev *kb = bio->bi_bdev->bd_disk->private_data;
+	struct kshim_blk_req *rq, *pos;
+	blk_status_t status;
+
+	might_sleep();
+	status = kshim_blk_check(kb, bio);
+	if (status != BLK_STS_OK) {
+		kshim_blk_reject(kb);
+		bio->bi_status = status;
+		bio_endio(bio);
+		return;
+	}
+	if (!take_slot(kb)) {
+		if (bio->bi_opf & REQ_NOWAIT) {
+			bio_wouldblock_error(bio);
+			return;
+		}
+		wait_event(kb->slot_wait, take_slot(kb));
+	}
+	kshim_blk_note_depth(kb, atomic_read(&kb->inflight));
+
+	rq = kmalloc(sizeof(*rq), GFP_NOIO | __GFP_NOFAIL);
+	rq->bio = bio;
+	rq->submit_ns = kshim_clock_ns();
+
+	spin_lock(&kb->lock);
+	rq->status = BLK_STS_OK;
+	rq->due_ns = rq->submit_ns + kshim_blk_service_ns(kb, bio, &rq->status);
+	if (kb->dead)
+		rq->status = BLK_STS_IOERR;
+	/* Keep the queue sorted by due time, FIFO among equals. */
+	list_for_each_entry_reverse(pos, &kb->queue, list)
+		if (pos->due_ns <= rq->due_ns)
+			break;
+	list_add(&rq->list, &pos->list);
+	kshim_blk_kick(kb);
+	spin_unlock(&kb->lock);
+}
+
+void submit_bio(struct bio *bio)
+{
+	if (bio_op(bio) == REQ_OP_READ) {
+		count_vm_events(PGPGIN, bio_sectors(bio));
+	} else if (bio_op(bio) == REQ_OP_WRITE) {
+		count_vm_events(PGPGOUT, bio_sectors(bio));
+	}
+	submit_bio_noacct(bio);
+}
+
+/* An empty REQ_PREFLUSH write, waited for: what blk-flush.c sends. */
+int blkdev_issue_flush(struct block_device *bdev)
+{
+	struct bio bio;
+
+	bio_init(&bio, bdev, NULL, 0, REQ_OP_WRITE | REQ_PREFLUSH);
+	return submit_bio_wait(&bio);
+}
+
+/* ---- status codes (block/blk-core.c's table, by name) -------------------- */
+
+static const struct {
+	blk_status_t status;
+	int err;
+	const char *name;
+} kshim_blk_errors[] = {
+	{ BLK_STS_OK, 0, "" },
+	{ BLK_STS_NOTSUPP, -EOPNOTSUPP, "operation not supported" },
+	{ BLK_STS_TIMEOUT, -ETIMEDOUT, "timeout" },
+	{ BLK_STS_NOSPC, -ENOSPC, "critical space allocation" },
+	{ BLK_STS_TRANSPORT, -ENOLINK, "recoverable transport" },
+	{ BLK_STS_TARGET, -EREMOTEIO, "critical target" },
+	{ BLK_STS_RESV_CONFLICT, -EBADE, "reservation conflict" },
+	{ BLK_STS_MEDIUM, -ENODATA, "critical medium" },
+	{ BLK_STS_PROTECTION, -EILSEQ, "protection" },
+	{ BLK_STS_RESOURCE, -ENOMEM, "kernel resource" },
+	{ BLK_STS_DEV_RESOURCE, -EBUSY, "device resource" },
+	{ BLK_STS_AGAIN, -EAGAIN, "nonblocking retry" },
+	{ BLK_STS_OFFLINE, -ENODEV, "device offline" },
+	{ BLK_STS_DM_REQUEUE, -EREMCHG, "dm internal retry" },
+	{ BLK_STS_ZONE_OPEN_RESOURCE, -ETOOMANYREFS, "open zones exceeded" },
+	{ BLK_STS_ZONE_ACTIVE_RESOURCE, -EOVERFLOW, "active zones exceeded" },
+	{ BLK_STS_DURATION_LIMIT, -ETIME, "duration limit exceeded" },
+	{ BLK_STS_INVAL, -EINVAL, "invalid" },
+	{ BLK_STS_IOERR, -EIO, "I/O" },
+};
+
+int blk_status_to_errno(blk_status_t status)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(kshim_blk_errors); i++)
+		if (kshim_blk_errors[i].status == status)
+			return kshim_blk_errors[i].err;
+	return -EIO;
+}
+
+blk_status_t errno_to_blk_status(int errno)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(kshim_blk_errors); i++)
+		if (kshim_blk_errors[i].err == errno)
+			return kshim_blk_errors[i].status;
+	return BLK_STS_IOERR;
+}
+
+const char *kshim_blk_status_name(blk_status_t status)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(kshim_blk_errors); i++)
+		if (kshim_blk_errors[i].status == status)
+			return kshim_blk_errors[i].name;
+	return "unknown";
+}
+
+/* ---- loud stubs ------------------------------------------------------------- */
+
+/* rq-qos policies attach to a queue's rq_qos list; kshim's queues have
+ * none, so block/blk-rq-qos.h never calls this. */
+void __rq_qos_done_bio(struct rq_qos *rqos, struct bio *bio)
+{
+	kshim_unimplemented(__func__);
+}
+
+/* ---- plugging -------------------------------------------------------------- */
+
+/*
+ * A bio-based disk is never held back by a plug (the kernel's plug only
+ * batches blk-mq requests), so a plug here is what it is for such disks:
+ * a place for unplug callbacks (blk_check_plugged()), run on finish.
+ */
+void blk_start_plug_nr_ios(struct blk_plug *plug, unsigned short nr_ios)
+{
+	if (current->plug)
+		return;			/* nested: the outermost plug counts */
+	memset(plug, 0, sizeof(*plug));
+	plug->nr_ios = nr_ios;
+	INIT_LIST_HEAD(&plug->cb_list);
+	current->plug = plug;
+}
+
+void blk_start_plug(struct blk_plug *plug)
+{
+	blk_start_plug_nr_ios(plug, 1);
+}
+
+void __blk_flush_plug(struct blk_plug *plug, bool from_schedule)
+{
+	while (!list_empty(&plug->cb_list)) {
+		struct blk_plug_cb *cb = list_first_entry(&plug->cb_list,
+						struct blk_plug_cb, list);
+
+		list_del(&cb->list);
+		cb->callback(cb, from_schedule);
+	}
+	plug->cur_ktime = 0;
+}
+
+void blk_finish_plug(struct blk_plug *plug)
+{
+	if (plug == current->plug) {
+		__blk_flush_plug(plug, false);
+		current->plug = NULL;
+	}
+}
+
+/* ---- devices ----------------------------------------------------------------- */
+
+struct kshim_bdev *kshim_bdev_open(const struct kshim_bdev_config *cfg)
+{
+	unsigned int lbs = cfg->sector_size ? cfg->sector_size : 512;
+	struct kshim_bdev *kb;
+	struct gendisk *gd;
+	struct block_device *bdev;
+	struct request_queue *q;
+	char msg[256];
+	int idx, err;
+
+	kb = kzalloc(sizeof(*kb), GFP_KERNEL | __GFP_NOFAIL);
+	err = kshim_host_disk_open(cfg->path, cfg->size, lbs,
+				   cfg->cache_bytes ? cfg->cache_bytes : 64 << 20,
+				   &kb->disk, msg, sizeof(msg));
+	if (err) {
+		pr_err("kshim: kshim_bdev_open: %s\n", msg);
+		kfree(kb);
+		return ERR_PTR(err);
+	}
+	idx = atomic_inc_return(&disk_index) - 1;
+	gd = kb->gd = kzalloc(sizeof(*gd), GFP_KERNEL | __GFP_NOFAIL);
+	bdev = kb->bdev = kzalloc(sizeof(*bdev), GFP_KERNEL | __GFP_NOFAIL);
+	q = kb->q = kzalloc(sizeof(*q), GFP_KERNEL | __GFP_NOFAIL);
+	if (cfg->name)
+		strscpy(gd->disk_name, cfg->name, sizeof(gd->disk_name));
+	else
+		snprintf(gd->disk_name, sizeof(gd->disk_name), "kshim%d", idx);
+	kshim_blk_limits(&q->limits, lbs);
+	q->disk = gd;
+	q->queuedata = kb;
+	gd->queue = q;
+	gd->part0 = bdev;
+	gd->private_data = kb;
+	gd->major = KSHIM_BLK_MAJOR;
+	gd->first_minor = idx;
+	gd->minors = 1;
+	bdev->bd_disk = gd;
+	bdev->bd_queue = q;
+	bdev->bd_dev = MKDEV(KSHIM_BLK_MAJOR, idx);
+	bdev->bd_nr_sectors = kshim_host_disk_size(kb->disk) >> SECTOR_SHIFT;
+	atomic_set(&bdev->__bd_flags, BD_HAS_SUBMIT_BIO);
+
+	kb->queue_depth = cfg->queue_depth ? cfg->queue_depth : 64;
+	kb->latency = cfg->latency;
+	kb->rng = kshim_seed() ^ (0x9E3779B97F4A7C15ULL * (idx + 1));
+	spin_lock_init(&kb->lock);
+	mutex_init(&kb->serve_lock);
+	INIT_LIST_HEAD(&kb->queue);
+	INIT_LIST_HEAD(&kb->faults);
+	init_waitqueue_head(&kb->slot_wait);
+	atomic_set(&kb->inflight, 0);
+	kshim_blk_stats_init(kb);
+	kb->task = kshim_task_run(kshim_blk_complete_main, kb, gd->disk_name, -1);
+	return kb;
+}
+
+struct block_device *kshim_bdev_bdev(struct kshim_bdev *kb)
+{
+	return kb->bdev;
+}
+
+struct kshim_disk *kshim_bdev_disk(struct kshim_bdev *kb)
+{
+	return kb->disk;
+}
+
+void kshim_bdev_close(struct kshim_bdev *kb)
+{
+	wait_event(kb->slot_wait, atomic_read(&kb->inflight) == 0);
+	spin_lock(&kb->lock);
+	kb->stopping = true;
+	kshim_blk_kick(kb);
+	spin_unlock(&kb->lock);
+	kshim_task_join(kb->task);
+	kshim_host_disk_close(kb->disk);
+	kshim_blk_clear_faults(kb);
+	kshim_blk_stats_free(kb);
+	kfree(kb->q);
+	kfree(kb->bdev);
+	kfree(kb->gd);
+	kfree(kb);
+}
+
+int kshim_bdev_crash(struct kshim_bdev *kb, enum kshim_crash_mode mode,
+		     struct kshim_crash_result *res)
+{
+	struct kshim_blk_req *rq;
+	u64 seed;
+	int err;
+
+	mutex_lock(&kb->serve_lock);
+	spin_lock(&kb->lock);
+	WRITE_ONCE(kb->dead, true);
+	seed = kshim_random(&kb->rng);
+	/* What was queued never reached the device. */
+	list_for_each_entry(rq, &kb->queue, list)
+		rq->status = BLK_STS_IOERR;
+	kshim_blk_kick(kb);
+	spin_unlock(&kb->lock);
+	err = kshim_host_disk_crash(kb->disk, mode, seed, res);
+	mutex_unlock(&kb->serve_lock);
+	return err;
+}
+
+int kshim_bdev_log_start(struct kshim_bdev *kb, const char *path)
+{
+	return kshim_host_disk_log_start(kb->disk, path);
+}

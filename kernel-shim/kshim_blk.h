@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Private to kshim_blk.c and kshim_blk_fault.c. */
+#ifndef _KSHIM_BLK_PRIVATE_H
+#define _KSHIM_BLK_PRIVATE_H
+
+#include <linux/blkdev.h>
+#include <linux/mutex.h>
+#include <linux/spinlock.h>
+#include <linux/wait.h>
+#include <kshim/bdev.h>
+
+/* One submitted bio on its way through the device. */
+struct kshim_blk_req {
+	struct list_head list;		/* kshim_bdev.queue, by due_ns */
+	struct bio *bio;
+	u64 submit_ns, due_ns;
+	blk_status_t status;		/* injected, or IOERR after a crash */
+};
+
+/* Latency histogram: 8 sub-buckets per power of two (12.5% precision). */
+#define KSHIM_LAT_BUCKETS	(64 * 8)
+
+struct kshim_bdev {
+	struct kshim_disk *disk;
+	struct gendisk *gd;
+	struct block_device *bdev;
+	struct request_queue *q;
+	struct task_struct *task;	/* completion ("interrupt") task */
+
+	spinlock_t lock;		/* queue, gen, dead, stopping, faults, rng */
+	struct list_head queue;
+	u32 gen;			/* bumped on every change: wakes task */
+	bool dead, stopping;
+	struct mutex serve_lock;	/* held while one I/O is performed */
+	struct list_head faults;
+	int next_fault_id;
+	u64 rng;
+	struct kshim_latency latency;
+
+	atomic_t inflight;
+	unsigned int queue_depth;
+	wait_queue_head_t slot_wait;
+
+	spinlock_t stats_lock;
+	struct kshim_bdev_stats st;
+	u64 *lat_hist;
+};
+
+/* kshim_blk_fault.c */
+u64 kshim_blk_service_ns(struct kshim_bdev *kb, struct bio *bio,
+			 blk_status_t *status);
+void kshim_blk_clear_faults(struct kshim_bdev *kb);
+void kshim_blk_stats_init(struct kshim_bdev *kb);
+void kshim_blk_stats_free(struct kshim_bdev *kb);
+void kshim_blk_account(struct kshim_bdev *kb, struct bio *bio,
+		       blk_status_t status, u64 lat_ns);
+void kshim_blk_reject(struct kshim_bdev *kb);
+void kshim_blk_note_depth(struct kshim_bdev *kb, unsigned int depth);
+void kshim_blk_limits(struct queue_limits *lim, unsigned int lbs);
+const char *kshim_blk_status_name(blk_status_t status);
+
+#endif
