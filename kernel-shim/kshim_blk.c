@@ -52,7 +52,8 @@ static enum kshim_bdev_op bio_kshim_op(struct bio *bio)
 	}
 }
 
-/* Copy the bio's data out of (write) or into (read) its pages. */
+/* Copy the bio's data out of (write, into bounce, which the device then
+ * owns) or into (read) its pages. */
 static int bio_do_data(struct kshim_bdev *kb, struct bio *bio, void *bounce)
 {
 	u64 off = (u64)bio->bi_iter.bi_sector << SECTOR_SHIFT;
@@ -69,8 +70,8 @@ static int bio_do_data(struct kshim_bdev *kb, struct bio *bio, void *bounce)
 			kunmap_local(p);
 			done += bv.bv_len;
 		}
-		return kshim_host_disk_write(kb->disk, off, bounce, done,
-					     !!(bio->bi_opf & REQ_FUA));
+		return kshim_host_disk_write_wbuf(kb->disk, off, bounce, done,
+						  !!(bio->bi_opf & REQ_FUA));
 	}
 	bio_for_each_segment(bv, bio, iter) {
 		void *p = bvec_kmap_local(&bv);
@@ -109,9 +110,9 @@ static blk_status_t kshim_blk_serve(struct kshim_bdev *kb,
 	case REQ_OP_WRITE:
 		if (!bio->bi_iter.bi_size)
 			break;			/* an empty flush */
-		bounce = kvmalloc(bio->bi_iter.bi_size, GFP_NOIO | __GFP_NOFAIL);
-		err = bio_do_data(kb, bio, bounce);
-		kvfree(bounce);
+		/* The cache record itself: filled once, then owned by it. */
+		bounce = kshim_host_disk_wbuf_alloc(bio->bi_iter.bi_size);
+		err = bounce ? bio_do_data(kb, bio, bounce) : -ENOMEM;
 		break;
 	case REQ_OP_READ:
 		err = bio_do_data(kb, bio, NULL);
@@ -164,11 +165,13 @@ static void kshim_blk_complete_main(void *arg)
 		u64 now;
 
 		spin_lock(&kb->lock);
+		kb->waiting = false;
 		gen = READ_ONCE(kb->gen);
 		rq = first_due(kb);
 		if (!rq) {
 			bool stop = kb->stopping;
 
+			kb->waiting = !stop;
 			spin_unlock(&kb->lock);
 			if (stop)
 				return;
@@ -177,6 +180,7 @@ static void kshim_blk_complete_main(void *arg)
 		}
 		now = kshim_clock_ns();
 		if (rq->due_ns > now && !kb->dead) {
+			kb->waiting = true;
 			spin_unlock(&kb->lock);
 			kshim_wait_timeout(&kb->gen, gen, rq->due_ns - now,
 					   "block device latency");
@@ -192,11 +196,16 @@ static void kshim_blk_complete_main(void *arg)
 	}
 }
 
-/* Wake the completion task: the queue or the device state changed. */
+/*
+ * The queue or the device state changed: tell the completion task. Called
+ * with kb->lock held. Only a task that is (about to be) waiting needs
+ * the wake-up call; a running one rereads the queue anyway.
+ */
 static void kshim_blk_kick(struct kshim_bdev *kb)
 {
 	WRITE_ONCE(kb->gen, kb->gen + 1);
-	kshim_wake(&kb->gen, 1);
+	if (kb->waiting)
+		kshim_wake(&kb->gen, 1);
 }
 
 /* ---- submission ---------------------------------------------------------- */

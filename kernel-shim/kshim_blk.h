@@ -31,6 +31,7 @@ struct kshim_bdev {
 	struct list_head queue;
 	u32 gen;			/* bumped on every change: wakes task */
 	bool dead, stopping;
+	bool waiting;			/* the completion task sleeps on gen */
 	struct mutex serve_lock;	/* held while one I/O is performed */
 	struct list_head faults;
 	int next_fault_id;

@@ -58,6 +58,10 @@ void synchronize_rcu_expedited(void)
 	synchronize_rcu();
 }
 
+/* The callback worker sleeps on cb_queued and must be woken. */
+static u32 cb_worker_idle;
+#define RCU_BATCH_NS	(1000 * 1000)	/* 1 ms */
+
 void call_rcu(struct rcu_head *head, rcu_callback_t func)
 {
 	head->func = func;
@@ -67,7 +71,9 @@ void call_rcu(struct rcu_head *head, rcu_callback_t func)
 	cb_tail = &head->next;
 	cb_lock_release();
 	__atomic_add_fetch(&cb_queued, 1, __ATOMIC_SEQ_CST);
-	kshim_wake(&cb_queued, 1);
+	/* A worker gathering a batch picks this up without a wake-up. */
+	if (__atomic_load_n(&cb_worker_idle, __ATOMIC_SEQ_CST))
+		kshim_wake(&cb_queued, 1);
 }
 
 /*
@@ -82,6 +88,20 @@ void kvfree_call_rcu(struct rcu_head *head, void *ptr)
 		return;
 	}
 	call_rcu(head, (rcu_callback_t)((char *)head - (char *)ptr));
+}
+
+/*
+ * With real time, let callbacks gather for a moment before a grace
+ * period starts, as the kernel's grace periods (milliseconds) batch them:
+ * one grace period per callback would cost a membarrier() IPI to every
+ * CPU each time. Virtual time keeps the immediate start, so
+ * deterministic schedules do not depend on a delay.
+ */
+static void rcu_gather_batch(void)
+{
+	u32 never = 0;
+
+	kshim_wait_timeout(&never, 0, RCU_BATCH_NS, "rcu batch");
 }
 
 static void rcu_cb_worker(void *unused)
@@ -99,7 +119,12 @@ static void rcu_cb_worker(void *unused)
 		if (!list) {
 			if (READ_ONCE(cb_stop))
 				return;
-			kshim_wait(&cb_queued, queued, "rcu callbacks");
+			__atomic_store_n(&cb_worker_idle, 1, __ATOMIC_SEQ_CST);
+			if (__atomic_load_n(&cb_queued, __ATOMIC_SEQ_CST) == queued)
+				kshim_wait(&cb_queued, queued, "rcu callbacks");
+			__atomic_store_n(&cb_worker_idle, 0, __ATOMIC_SEQ_CST);
+			if (!kshim_sched->virtual_time && !READ_ONCE(cb_stop))
+				rcu_gather_batch();
 			continue;
 		}
 		kshim_sched->synchronize_rcu();

@@ -20,6 +20,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -332,19 +333,40 @@ int kshim_host_disk_read(struct kshim_disk *d, unsigned long long off,
 	return err;
 }
 
-int kshim_host_disk_write(struct kshim_disk *d, unsigned long long off,
-			  const void *buf, unsigned long len, int fua)
+void *kshim_host_disk_wbuf_alloc(unsigned long len)
 {
-	struct rec *r, *prev = NULL;
+	struct rec *r = malloc(sizeof(*r) + len);
+
+	return r ? r->data : NULL;
+}
+
+static struct rec *wbuf_rec(void *wbuf)
+{
+	return (struct rec *)((char *)wbuf - offsetof(struct rec, data));
+}
+
+void kshim_host_disk_wbuf_free(void *wbuf)
+{
+	if (wbuf)
+		free(wbuf_rec(wbuf));
+}
+
+int kshim_host_disk_write_wbuf(struct kshim_disk *d, unsigned long long off,
+			       void *wbuf, unsigned long len, int fua)
+{
+	struct rec *r = wbuf_rec(wbuf), *prev = NULL, *o;
 	uint64_t s;
 	int err = 0;
 
 	pthread_mutex_lock(&d->lock);
+	/* Logged first: the data is the caller's until it is a record. */
+	kshim_host_disk_log_append(d, KSHIM_LOG_WRITE, fua ? KSHIM_LOG_FUA : 0,
+				   off, len, wbuf);
 	if (fua) {
 		/* Older overlapping records reach the media first. */
-		for (r = d->head; r && !err; r = r->next)
-			if (overlaps(r, off, len))
-				prev = r;
+		for (o = d->head; o; o = o->next)
+			if (overlaps(o, off, len))
+				prev = o;
 		while (prev && !err) {
 			bool last = d->head == prev;
 
@@ -353,18 +375,13 @@ int kshim_host_disk_write(struct kshim_disk *d, unsigned long long off,
 				break;
 		}
 		if (!err)
-			err = pwrite_all(d->fd, buf, len, off);
-		goto out;
-	}
-	r = malloc(sizeof(*r) + len);
-	if (!r) {
-		err = -ENOMEM;
+			err = pwrite_all(d->fd, wbuf, len, off);
+		free(r);
 		goto out;
 	}
 	r->next = NULL;
 	r->off = off;
 	r->len = len;
-	memcpy(r->data, buf, len);
 	for (s = off / d->sector_size; !err && s < (off + len) / d->sector_size;
 	     s++)
 		err = index_set(d, s, r);
@@ -385,11 +402,19 @@ int kshim_host_disk_write(struct kshim_disk *d, unsigned long long off,
 		d->pressure_writebacks++;
 	}
 out:
-	if (!err)
-		kshim_host_disk_log_append(d, KSHIM_LOG_WRITE,
-					   fua ? KSHIM_LOG_FUA : 0, off, len, buf);
 	pthread_mutex_unlock(&d->lock);
 	return err;
+}
+
+int kshim_host_disk_write(struct kshim_disk *d, unsigned long long off,
+			  const void *buf, unsigned long len, int fua)
+{
+	void *wbuf = kshim_host_disk_wbuf_alloc(len);
+
+	if (!wbuf)
+		return -ENOMEM;
+	memcpy(wbuf, buf, len);
+	return kshim_host_disk_write_wbuf(d, off, wbuf, len, fua);
 }
 
 int kshim_host_disk_flush(struct kshim_disk *d)

@@ -54,6 +54,14 @@ int kshim_host_disk_read(struct kshim_disk *d, unsigned long long off,
 /* A write lands in the cache, or on the media at once if fua. */
 int kshim_host_disk_write(struct kshim_disk *d, unsigned long long off,
 			  const void *buf, unsigned long len, int fua);
+/*
+ * The same without a copy: fill a buffer from kshim_host_disk_wbuf_alloc()
+ * and hand it over; the device owns it from then on, error or not.
+ */
+void *kshim_host_disk_wbuf_alloc(unsigned long len);
+void kshim_host_disk_wbuf_free(void *wbuf);
+int kshim_host_disk_write_wbuf(struct kshim_disk *d, unsigned long long off,
+			       void *wbuf, unsigned long len, int fua);
 /* Every write completed so far becomes durable. */
 int kshim_host_disk_flush(struct kshim_disk *d);
 /* Discard is a hint: the data stays readable as it was. Logged only. */
