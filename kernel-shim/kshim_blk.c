@@ -134,6 +134,7 @@ static void kshim_blk_end(struct kshim_bdev *kb, struct kshim_blk_req *rq,
 {
 	struct bio *bio = rq->bio;
 	u64 lat = kshim_clock_ns() - rq->submit_ns;
+	int left;
 
 	kshim_blk_account(kb, bio, status, lat);
 	kfree(rq);
@@ -143,8 +144,11 @@ static void kshim_blk_end(struct kshim_bdev *kb, struct kshim_blk_req *rq,
 	bio_endio(bio);
 	__preempt_count_sub(HARDIRQ_OFFSET);
 	local_irq_enable();
-	atomic_dec(&kb->inflight);
-	wake_up(&kb->slot_wait);
+	/* Slot waiters are woken in batches, as blk-mq's tag waiters are
+	 * (sbitmap's wake_batch): one wake-up per wake_batch completions. */
+	left = atomic_dec_return(&kb->inflight);
+	if (left == 0 || (kb->queue_depth - left) % kb->wake_batch == 0)
+		wake_up(&kb->slot_wait);
 }
 
 /* The earliest-due request, or NULL. Called with kb->lock held. */
@@ -468,6 +472,7 @@ struct kshim_bdev *kshim_bdev_open(const struct kshim_bdev_config *cfg)
 	atomic_set(&bdev->__bd_flags, BD_HAS_SUBMIT_BIO);
 
 	kb->queue_depth = cfg->queue_depth ? cfg->queue_depth : 64;
+	kb->wake_batch = clamp(kb->queue_depth / 8, 1U, 8U);
 	kb->latency = cfg->latency;
 	kb->rng = kshim_seed() ^ (0x9E3779B97F4A7C15ULL * (idx + 1));
 	spin_lock_init(&kb->lock);

@@ -40,6 +40,7 @@ struct kshim_bdev {
 
 	atomic_t inflight;
 	unsigned int queue_depth;
+	unsigned int wake_batch;	/* slot waiters woken per this many */
 	wait_queue_head_t slot_wait;
 
 	spinlock_t stats_lock;
