@@ -109,8 +109,9 @@ static int page_io(struct block_device *bdev, blk_opf_t opf, u64 off,
 		unsigned int o = i ? 0 : pgoff;
 		unsigned int l = min_t(size_t, PAGE_SIZE - o, len - done);
 
-		if (ok && !op_is_write(opf) &&
-		    !check(page_address(pages[i]) + o, l, tag, off + done))
+		/* A failed read leaves the pages as they were: unwritten. */
+		if (ok && (err || (!op_is_write(opf) &&
+		    !check(page_address(pages[i]) + o, l, tag, off + done))))
 			*ok = false;
 		done += l;
 		__free_page(pages[i]);
