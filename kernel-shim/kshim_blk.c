@@ -40,18 +40,6 @@ static atomic_t disk_index = ATOMIC_INIT(0);
 
 /* ---- completion -------------------------------------------------------- */
 
-static enum kshim_bdev_op bio_kshim_op(struct bio *bio)
-{
-	switch (bio_op(bio)) {
-	case REQ_OP_READ:
-		return KSHIM_OP_READ;
-	case REQ_OP_DISCARD:
-		return KSHIM_OP_DISCARD;
-	default:
-		return bio_sectors(bio) ? KSHIM_OP_WRITE : KSHIM_OP_FLUSH;
-	}
-}
-
 /* Copy the bio's data out of (write, into bounce, which the device then
  * owns) or into (read) its pages. */
 static int bio_do_data(struct kshim_bdev *kb, struct bio *bio, void *bounce)
@@ -366,16 +354,6 @@ blk_status_t errno_to_blk_status(int errno)
 	return BLK_STS_IOERR;
 }
 
-const char *kshim_blk_status_name(blk_status_t status)
-{
-	unsigned int i;
-
-	for (i = 0; i < ARRAY_SIZE(kshim_blk_errors); i++)
-		if (kshim_blk_errors[i].status == status)
-			return kshim_blk_errors[i].name;
-	return "unknown";
-}
-
 /* ---- loud stubs ------------------------------------------------------------- */
 
 /* rq-qos policies attach to a queue's rq_qos list; kshim's queues have
@@ -536,5 +514,13 @@ int kshim_bdev_crash(struct kshim_bdev *kb, enum kshim_crash_mode mode,
 
 int kshim_bdev_log_start(struct kshim_bdev *kb, const char *path)
 {
-	return kshim_host_disk_log_start(kb->disk, path);
+	int err = kshim_host_disk_log_start(kb->disk, path);
+
+	if (err == -EBUSY)
+		pr_err("kshim: %s: write log not started: writes are still cached (flush first, then snapshot the image as the log's base)\n",
+		       kb->gd->disk_name);
+	else if (err)
+		pr_err("kshim: %s: write log %s: error %d\n", kb->gd->disk_name,
+		       path ? path : "(memory)", err);
+	return err;
 }

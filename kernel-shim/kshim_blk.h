@@ -59,6 +59,5 @@ void kshim_blk_account(struct kshim_bdev *kb, struct bio *bio,
 void kshim_blk_reject(struct kshim_bdev *kb);
 void kshim_blk_note_depth(struct kshim_bdev *kb, unsigned int depth);
 void kshim_blk_limits(struct queue_limits *lim, unsigned int lbs);
-const char *kshim_blk_status_name(blk_status_t status);
 
 #endif

@@ -178,14 +178,24 @@ void kshim_blk_stats_free(struct kshim_bdev *kb)
 	kfree(kb->lat_hist);
 }
 
+/* The statistics' operation: an empty preflush write is a flush. */
+static enum kshim_bdev_op bio_kshim_op(struct bio *bio)
+{
+	switch (bio_op(bio)) {
+	case REQ_OP_READ:
+		return KSHIM_OP_READ;
+	case REQ_OP_DISCARD:
+		return KSHIM_OP_DISCARD;
+	default:
+		return bio_sectors(bio) ? KSHIM_OP_WRITE : KSHIM_OP_FLUSH;
+	}
+}
+
 void kshim_blk_account(struct kshim_bdev *kb, struct bio *bio,
 		       blk_status_t status, u64 lat_ns)
 {
-	enum kshim_bdev_op op;
+	enum kshim_bdev_op op = bio_kshim_op(bio);
 
-	op = bio_op(bio) == REQ_OP_READ ? KSHIM_OP_READ :
-	     bio_op(bio) == REQ_OP_DISCARD ? KSHIM_OP_DISCARD :
-	     bio_sectors(bio) ? KSHIM_OP_WRITE : KSHIM_OP_FLUSH;
 	spin_lock(&kb->stats_lock);
 	kb->st.ios[op]++;
 	kb->st.bytes[op] += bio->bi_iter.bi_size;

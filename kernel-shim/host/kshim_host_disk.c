@@ -359,9 +359,6 @@ int kshim_host_disk_write_wbuf(struct kshim_disk *d, unsigned long long off,
 	int err = 0;
 
 	pthread_mutex_lock(&d->lock);
-	/* Logged first: the data is the caller's until it is a record. */
-	kshim_host_disk_log_append(d, KSHIM_LOG_WRITE, fua ? KSHIM_LOG_FUA : 0,
-				   off, len, wbuf);
 	if (fua) {
 		/* Older overlapping records reach the media first. */
 		for (o = d->head; o; o = o->next)
@@ -376,6 +373,9 @@ int kshim_host_disk_write_wbuf(struct kshim_disk *d, unsigned long long off,
 		}
 		if (!err)
 			err = pwrite_all(d->fd, wbuf, len, off);
+		if (!err)
+			kshim_host_disk_log_append(d, KSHIM_LOG_WRITE,
+						   KSHIM_LOG_FUA, off, len, wbuf);
 		free(r);
 		goto out;
 	}
@@ -397,6 +397,8 @@ int kshim_host_disk_write_wbuf(struct kshim_disk *d, unsigned long long off,
 	d->tail = r;
 	d->cached_writes++;
 	d->cached_bytes += len;
+	/* Logged once accepted; write-back below may free the record. */
+	kshim_host_disk_log_append(d, KSHIM_LOG_WRITE, 0, off, len, wbuf);
 	while (d->cache_limit && d->cached_bytes > d->cache_limit && !err) {
 		err = writeback_oldest(d);
 		d->pressure_writebacks++;

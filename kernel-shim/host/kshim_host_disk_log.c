@@ -29,8 +29,14 @@ struct log_header {
 
 int kshim_host_disk_log_start(struct kshim_disk *d, const char *path)
 {
+	bool busy;
 	int fd;
 
+	pthread_mutex_lock(&d->lock);
+	busy = d->cached_writes != 0;
+	pthread_mutex_unlock(&d->lock);
+	if (busy)
+		return -EBUSY;
 	fd = path ? open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644)
 		  : memfd_create("kshim-write-log", MFD_CLOEXEC);
 	if (fd < 0)

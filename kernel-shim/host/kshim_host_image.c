@@ -78,18 +78,6 @@ int kshim_host_image_pread(const char *path, void *buf, unsigned long len,
 	return err;
 }
 
-int kshim_host_image_pwrite(const char *path, const void *buf,
-			    unsigned long len, unsigned long long off)
-{
-	int fd = open(path, O_WRONLY | O_CLOEXEC), err;
-
-	if (fd < 0)
-		return -errno;
-	err = kshim_host_disk_pwrite(fd, buf, len, off);
-	close(fd);
-	return err;
-}
-
 int kshim_host_run_command(const char *cmd)
 {
 	int st = system(cmd);

@@ -372,6 +372,8 @@ static void test_fua_write_survives(void)
 	struct kshim_bdev *kb = new_dev(512);
 
 	KSHIM_ASSERT_EQ(write_tag(kshim_bdev_bdev(kb), 0, 8192, 1, REQ_FUA), 0);
+	/* Durable on the host too, when a test asks (fsync of the image). */
+	KSHIM_ASSERT_EQ(kshim_host_disk_host_sync(kshim_bdev_disk(kb)), 0);
 	kb = crash_reboot(kb, KSHIM_CRASH_DROP_ALL, NULL);
 	KSHIM_ASSERT(reads_as(kshim_bdev_bdev(kb), 0, 8192, 1));
 	drop_dev(kb);
@@ -538,9 +540,16 @@ static void test_write_log_rebuilds_every_flush_point(void)
 	struct kshim_bdev *kb = new_dev(512);
 	struct block_device *bdev = kshim_bdev_bdev(kb);
 	char base[128], out[128];
+	struct kshim_disk_log_entry e;
+	unsigned long long n;
 	int point, b;
 
 	KSHIM_ASSERT_EQ(write_tag(bdev, 0, 65536, 1, REQ_FUA), 0);
+	/* A cached write would be in neither the base nor the log. */
+	KSHIM_ASSERT_EQ(write_tag(bdev, 1 << 20, 4096, 99, 0), 0);
+	KSHIM_ASSERT_EQ(kshim_bdev_log_start(kb, NULL), -EBUSY);
+	KSHIM_ASSERT(kshim_printk_contains("writes are still cached"));
+	KSHIM_ASSERT_EQ(blkdev_issue_flush(bdev), 0);
 	KSHIM_ASSERT_EQ_FATAL(kshim_host_image_create(base, sizeof(base),
 						      IMG_SIZE, 1), 0);
 	KSHIM_ASSERT_EQ(kshim_host_disk_snapshot(kshim_bdev_disk(kb), base), 0);
@@ -555,6 +564,21 @@ static void test_write_log_rebuilds_every_flush_point(void)
 		KSHIM_ASSERT_EQ(write_tag(bdev, (point + 1) * 4096, 4096,
 					  50 + point, 0), 0);
 	}
+	/* One FUA write last: logged with its flag. */
+	KSHIM_ASSERT_EQ(write_tag(bdev, 7 * 4096, 4096, 77, REQ_FUA), 0);
+	/* The log's first entries: point 0's write of block 0, its flush. */
+	KSHIM_ASSERT_EQ(kshim_host_disk_log_entry(kshim_bdev_disk(kb), 0, &e), 0);
+	KSHIM_ASSERT(e.type == KSHIM_LOG_WRITE && e.off == 0 && e.len == 4096 &&
+		     !e.flags);
+	KSHIM_ASSERT_EQ(kshim_host_disk_log_flush_index(kshim_bdev_disk(kb), 0), 1);
+	KSHIM_ASSERT_EQ(kshim_host_disk_log_entry(kshim_bdev_disk(kb), 1, &e), 0);
+	KSHIM_ASSERT_EQ(e.type, KSHIM_LOG_FLUSH);
+	n = kshim_host_disk_log_count(kshim_bdev_disk(kb));
+	KSHIM_ASSERT_EQ(kshim_host_disk_log_entry(kshim_bdev_disk(kb), n - 1, &e), 0);
+	KSHIM_ASSERT(e.type == KSHIM_LOG_WRITE && e.flags == KSHIM_LOG_FUA &&
+		     e.off == 7 * 4096);
+	KSHIM_ASSERT_EQ(kshim_host_disk_log_entry(kshim_bdev_disk(kb), n, &e),
+			-ENOENT);
 	KSHIM_ASSERT_EQ(kshim_host_image_create(out, sizeof(out), IMG_SIZE, 1), 0);
 	for (point = 0; point < 6; point++) {
 		long long at = kshim_host_disk_log_flush_index(
@@ -581,7 +605,7 @@ static void test_write_log_rebuilds_every_flush_point(void)
 	KSHIM_ASSERT_EQ(kshim_host_disk_log_replay(kshim_bdev_disk(kb), base, out,
 			kshim_host_disk_log_count(kshim_bdev_disk(kb))), 0);
 	for (b = 0; b < 16; b++) {
-		u32 want = b <= 5 ? 15 : b == 6 ? 55 : 1;
+		u32 want = b <= 5 ? 15 : b == 6 ? 55 : b == 7 ? 77 : 1;
 		u8 *buf = kmalloc(4096, GFP_KERNEL);
 
 		KSHIM_ASSERT_EQ(kshim_host_image_pread(out, buf, 4096, b * 4096), 0);

@@ -166,6 +166,20 @@ static void run(int fd_mem, const char *path, unsigned long iters,
 			make_durable();
 		}
 	}
+	{
+		struct kshim_disk_cache_stats st;
+
+		kshim_host_disk_cache_stats(d, &st);
+		/* A bounded cache wrote back under pressure, and never holds
+		 * more than its bound. */
+		if (cache_limit)
+			CHECK(st.pressure_writebacks > 0 &&
+			      st.cached_bytes <= cache_limit,
+			      "cache of %llu bytes: %llu written back under pressure, %llu cached",
+			      cache_limit, st.pressure_writebacks, st.cached_bytes);
+		else
+			CHECK(!st.pressure_writebacks, "unbounded cache wrote back");
+	}
 	kshim_host_disk_close(d);
 	make_durable();
 }

@@ -99,7 +99,8 @@ struct kshim_bdev_stats {
 void kshim_bdev_get_stats(struct kshim_bdev *kb, struct kshim_bdev_stats *st);
 void kshim_bdev_print_stats(struct kshim_bdev *kb);
 
-/* The write log (kshim/host_disk.h): start recording now. */
+/* The write log (kshim/host_disk.h): start recording now. -EBUSY (and a
+ * printed reason) while writes are cached: flush first. */
 int kshim_bdev_log_start(struct kshim_bdev *kb, const char *path);
 
 #endif

@@ -105,6 +105,8 @@ struct kshim_disk_log_entry {
 	unsigned long long len;
 };
 
+/* -EBUSY while writes are cached: flush first, so that the durable image
+ * (kshim_host_disk_snapshot()) is the base the log replays onto. */
 int kshim_host_disk_log_start(struct kshim_disk *d, const char *path);
 unsigned long long kshim_host_disk_log_count(struct kshim_disk *d);
 int kshim_host_disk_log_entry(struct kshim_disk *d, unsigned long long i,
@@ -126,8 +128,6 @@ void kshim_host_image_remove(const char *path);
 long long kshim_host_image_size(const char *path);
 int kshim_host_image_pread(const char *path, void *buf, unsigned long len,
 			   unsigned long long off);
-int kshim_host_image_pwrite(const char *path, const void *buf,
-			    unsigned long len, unsigned long long off);
 /* Run a shell command (e.g. mkfs.xfs); its exit status, or -1. */
 int kshim_host_run_command(const char *cmd);
 /* Raw pwrite() of nr blocks of bs bytes at random (seeded) or sequential
