@@ -95,6 +95,7 @@ static struct kshim_task *task_alloc(const char *name, int cpu)
 	kt->task.pid = atomic_inc_return(&next_pid);
 	kt->task.tgid = kt->task.pid;
 	kt->task.real_parent = &kt->task;
+	refcount_set(&kt->task.usage, 1);
 	kt->task.static_prio = DEFAULT_PRIO;
 	kt->task.prio = DEFAULT_PRIO;
 	kt->task.__state = TASK_RUNNING;

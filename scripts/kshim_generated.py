@@ -45,6 +45,15 @@ ASM_GENERIC = [
     'sockios.h',
     'msgbuf.h',
     'topology.h',
+    'signal.h',
+    'mman.h',
+    'cfi.h',
+    'siginfo.h',
+    'unistd.h',
+    'bpf_perf_event.h',
+    'trace_clock.h',
+    'ftrace.h',
+    'pgalloc.h',
 ]
 
 

@@ -13,4 +13,11 @@
 void kshim_cpu_relax(void);
 #define cpu_relax()	kshim_cpu_relax()
 #define TASK_SIZE	(~0UL >> 1)
+
+/* The architecture's per-task register state: kshim tasks are host
+ * threads or fibers, so there is none to keep. linux/sched/task.h names
+ * the field (the usercopy whitelist). */
+struct thread_struct {
+	unsigned long unused;
+};
 #endif

@@ -24,6 +24,8 @@
 #include <linux/sched/prio.h>
 #include <linux/plist_types.h>	/* as the real one: swap.h relies on it */
 #include <linux/spinlock_types.h>
+#include <linux/refcount_types.h>
+#include <asm/processor.h>	/* struct thread_struct */
 
 #define TASK_RUNNING			0x00000000
 #define TASK_INTERRUPTIBLE		0x00000001
@@ -55,14 +57,29 @@
 #define PF_VCPU			0x00000001
 #define PF_IDLE			0x00000002
 #define PF_EXITING		0x00000004
+#define PF_POSTCOREDUMP		0x00000008
+#define PF_IO_WORKER		0x00000010
 #define PF_WQ_WORKER		0x00000020
+#define PF_FORKNOEXEC		0x00000040
+#define PF_MCE_PROCESS		0x00000080
+#define PF_SUPERPRIV		0x00000100
+#define PF_DUMPCORE		0x00000200
+#define PF_SIGNALED		0x00000400
 #define PF_MEMALLOC		0x00000800
+#define PF_NPROC_EXCEEDED	0x00001000
+#define PF_USED_MATH		0x00002000
+#define PF_USER_WORKER		0x00004000
 #define PF_NOFREEZE		0x00008000
+#define PF_KCOMPACTD		0x00010000
 #define PF_KSWAPD		0x00020000
 #define PF_MEMALLOC_NOFS	0x00040000
 #define PF_MEMALLOC_NOIO	0x00080000
 #define PF_LOCAL_THROTTLE	0x00100000
 #define PF_KTHREAD		0x00200000
+#define PF_RANDOMIZE		0x00400000
+#define PF_NO_NOTIFY_SIGNAL	0x00800000
+#define PF_NO_SETAFFINITY	0x04000000
+#define PF_MCE_EARLY		0x08000000
 #define PF_MEMALLOC_PIN		0x10000000
 #define PF_BLOCK_TS		0x20000000
 #define PF_SUSPEND_TASK		0x80000000
@@ -114,14 +131,23 @@ struct task_struct {
 	struct io_context	*io_context;
 	spinlock_t		alloc_lock;
 	int			pagefault_disabled;	/* linux/uaccess.h */
+	/* linux/sched/task.h's get_task_struct()/put_task_struct(): 1 while
+	 * the runtime owns the task; dropping to 0 is a bug (kshim_task.c). */
+	refcount_t		usage;
+	struct rcu_head		rcu;
+	void			*stack;
+	struct thread_struct	thread;		/* asm/processor.h */
+	unsigned int		personality;	/* linux/personality.h */
+	/* mm/page-writeback.c's per-task dirty throttling state */
+	int			nr_dirtied;
+	int			nr_dirtied_pause;
+	unsigned long		dirty_paused_when;
 };
 
 #define task_cpu(p)		((p)->thread_info.cpu)
 #define task_nice(p)		PRIO_TO_NICE((p)->static_prio)
 #define task_is_running(t)	(READ_ONCE((t)->__state) == TASK_RUNNING)
 #define get_task_comm(buf, tsk)	strscpy(buf, (tsk)->comm, sizeof(buf))
-#define get_task_struct(t)	(t)
-#define put_task_struct(t)	do { (void)(t); } while (0)
 
 void kshim_set_task_state(unsigned int state);
 #define __set_current_state(s)	WRITE_ONCE(current->__state, (s))
@@ -146,7 +172,6 @@ int kshim_cond_resched(void);
 struct spinlock;
 int __cond_resched_lock(struct spinlock *lock);
 #define cond_resched_lock(lock)	__cond_resched_lock(lock)
-#define cond_resched_rcu()	do { rcu_read_unlock(); cond_resched(); rcu_read_lock(); } while (0)
 #define sched_clock()		ktime_get_ns()
 
 /* No signals are ever delivered to kshim tasks. */

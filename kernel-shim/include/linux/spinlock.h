@@ -23,6 +23,7 @@
 #include <linux/cleanup.h>
 #include <asm/barrier.h>
 #include <linux/spinlock_types.h>
+#include <linux/kernel.h>	/* might_sleep(): linux/wait_bit.h relies on reaching it here */
 
 #define raw_spin_lock_init(l)	kshim_lock_init_here(&(l)->kl, #l)
 #define spin_lock_init(l)	kshim_lock_init_here(&(l)->kl, #l)

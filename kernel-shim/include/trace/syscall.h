@@ -1,0 +1,18 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * kshim's trace/syscall.h: linux/syscalls.h includes it for the ftrace
+ * syscall metadata, and the real one pulls in the whole tracing and perf
+ * world (linux/trace_events.h, linux/perf_event.h, ptrace). kshim has no
+ * syscall entry and CONFIG_FTRACE_SYSCALLS is off, so only the type is
+ * named. Lost: nothing that runs.
+ */
+#ifndef _TRACE_SYSCALL_H
+#define _TRACE_SYSCALL_H
+
+#include <linux/tracepoint.h>
+#include <linux/unistd.h>
+#include <linux/thread_info.h>
+
+struct syscall_metadata;
+
+#endif
