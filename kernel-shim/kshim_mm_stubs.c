@@ -94,25 +94,9 @@ long strnlen_user(const char __user *src, long n)
 	kshim_unimplemented(__func__);
 }
 
-/* ==== Loud stubs: kernel files not compiled yet ============================
- * block/bio.c reaches these only for user-memory (O_DIRECT) bios and
- * bio_set_pages_dirty()/bio_check_pages_dirty(), which kshim's callers do
- * not use; mm/filemap.c, mm/gup.c and lib/iov_iter.c would provide them. */
-
-void folio_unlock(struct folio *folio)
-{
-	kshim_unimplemented(__func__);
-}
-
-void __folio_lock(struct folio *folio)
-{
-	kshim_unimplemented(__func__);
-}
-
-bool folio_mark_dirty(struct folio *folio)
-{
-	kshim_unimplemented(__func__);
-}
+/* ==== Loud stubs: user-page pinning (mm/gup.c) =============================
+ * block/bio.c reaches these only for user-memory (O_DIRECT) bios, which
+ * kshim's callers do not build: no task has user memory. */
 
 void unpin_user_page(struct page *page)
 {
@@ -120,24 +104,6 @@ void unpin_user_page(struct page *page)
 }
 
 void unpin_user_folio(struct folio *folio, unsigned long npages)
-{
-	kshim_unimplemented(__func__);
-}
-
-ssize_t iov_iter_extract_pages(struct iov_iter *i, struct page ***pages,
-			       size_t maxsize, unsigned int maxpages,
-			       iov_iter_extraction_t extraction_flags,
-			       size_t *offset0)
-{
-	kshim_unimplemented(__func__);
-}
-
-void iov_iter_revert(struct iov_iter *i, size_t bytes)
-{
-	kshim_unimplemented(__func__);
-}
-
-void iov_iter_advance(struct iov_iter *i, size_t bytes)
 {
 	kshim_unimplemented(__func__);
 }

@@ -42,6 +42,11 @@ void *high_memory;
 struct pglist_data contig_page_data;
 struct page *kshim_zero_page;
 unsigned long zero_pfn;
+/* mm/page_alloc.c's totals: all of the region is RAM, none reserved
+ * (kshim keeps no watermark reserves; page-writeback.c subtracts this
+ * from the memory the dirty limits are computed from). */
+atomic_long_t _totalram_pages;
+unsigned long totalreserve_pages;
 
 atomic_long_t vm_zone_stat[NR_VM_ZONE_STAT_ITEMS];
 atomic_long_t vm_node_stat[NR_VM_NODE_STAT_ITEMS];
@@ -104,6 +109,11 @@ void kshim_page_alloc_init(void)
 	zone->spanned_pages = nr;
 	zone->present_pages = nr;
 	zone->name = "Normal";
+	atomic_long_set(&zone->managed_pages, nr);
+	atomic_long_set(&_totalram_pages, nr);
+	zone_page_state_add(nr, zone, NR_FREE_PAGES);
+	/* The node's LRU lists (mm/swap.c puts page-cache folios on them). */
+	lruvec_init(&contig_page_data.__lruvec);
 
 	/*
 	 * mem_map is host-zeroed and committed lazily; a struct page is set
@@ -168,6 +178,9 @@ static long alloc_run(unsigned int order, unsigned long caller)
 	pa_cursor = pfn + n;
 	kshim_raw_unlock(&pa_lock);
 	atomic_long_add(n, &pa_outstanding);
+	/* The free-page count the dirty limits (page-writeback.c) read. */
+	mod_zone_page_state(&contig_page_data.node_zones[ZONE_NORMAL],
+			    NR_FREE_PAGES, -(long)n);
 	return pfn;
 }
 
@@ -180,6 +193,8 @@ static void free_run(unsigned long pfn, unsigned int order)
 	bitmap_clear(pa_used, pfn, n);
 	kshim_raw_unlock(&pa_lock);
 	atomic_long_sub(n, &pa_outstanding);
+	mod_zone_page_state(&contig_page_data.node_zones[ZONE_NORMAL],
+			    NR_FREE_PAGES, n);
 }
 
 static struct page *alloc_pages_at(gfp_t gfp, unsigned int order,
@@ -330,15 +345,31 @@ void free_pages(unsigned long addr, unsigned int order)
 }
 
 /*
- * mm/swap.c's __folio_put(): the last reference is gone. kshim has no LRU
- * lists, no memcg and no deferred split queue, so a folio goes straight
- * back to the allocator.
+ * The page allocator's entry points for what mm/swap.c (real) frees:
+ * __folio_put() and folios_put_refs() take a folio off the LRU and hand
+ * it here once its last reference is gone. kshim has no per-CPU page
+ * lists, so a page goes straight back to the buddy runs and there is
+ * nothing to drain.
  */
-void __folio_put(struct folio *folio)
+void free_unref_page(struct page *page, unsigned int order)
 {
-	if (folio_test_lru(folio))
-		kshim_fatal("__folio_put: folio on an LRU list: kshim has none");
-	free_the_page(&folio->page, folio_order(folio));
+	free_the_page(page, order);
+}
+
+void free_unref_folios(struct folio_batch *folios)
+{
+	unsigned int i;
+
+	for (i = 0; i < folios->nr; i++) {
+		struct folio *folio = folios->folios[i];
+
+		free_the_page(&folio->page, folio_order(folio));
+	}
+	folio_batch_reinit(folios);
+}
+
+void drain_local_pages(struct zone *zone)
+{
 }
 
 void *alloc_pages_exact_noprof(size_t size, gfp_t gfp)

@@ -131,6 +131,19 @@ int vprintk(const char *fmt, va_list args)
 	return vprint(false, fmt, args);
 }
 
+/* Deferred printing exists for contexts that hold the console lock;
+ * kshim's printk takes no lock, so it prints at once. */
+int _printk_deferred(const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vprint(false, fmt, ap);
+	va_end(ap);
+	return n;
+}
+
 static void print_where(void)
 {
 	struct task_struct *t = kshim_host_tls_get();
@@ -149,6 +162,25 @@ static void print_backtrace(void)
 
 	print(true, "Call Trace:\n");
 	kshim_host_print_backtrace(where, n);
+}
+
+void dump_stack_lvl(const char *log_lvl)
+{
+	print_where();
+	print_backtrace();
+}
+
+void dump_stack(void)
+{
+	dump_stack_lvl(KERN_DEFAULT);
+}
+
+/* The taint mask, as kernel/panic.c keeps it (a WARN taints too). */
+static unsigned long tainted_mask;
+
+void add_taint(unsigned flag, enum lockdep_ok lockdep_ok)
+{
+	set_bit(flag, &tainted_mask);
 }
 
 void kshim_fatal(const char *fmt, ...)

@@ -528,6 +528,27 @@ void kvfree_sensitive(const void *addr, size_t len)
 	kvfree(addr);
 }
 
+/* mm/util.c's duplication helpers (mm/util.c is not compiled, see
+ * kshim_mm_fakes.c): allocations of this slab like any other. */
+void *kmemdup_noprof(const void *src, size_t len, gfp_t gfp)
+{
+	void *p = kmalloc_any(len, gfp, _RET_IP_);
+
+	if (p)
+		memcpy(p, src, len);
+	return p;
+}
+
+void *kmemdup_array(const void *src, size_t count, size_t element_size,
+		    gfp_t gfp)
+{
+	size_t bytes;
+
+	if (check_mul_overflow(count, element_size, &bytes))
+		return NULL;
+	return kmemdup_noprof(src, bytes, gfp);
+}
+
 bool is_vmalloc_addr(const void *x)
 {
 	return x && !ZERO_OR_NULL_PTR(x) &&

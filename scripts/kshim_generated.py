@@ -54,6 +54,8 @@ ASM_GENERIC = [
     'trace_clock.h',
     'ftrace.h',
     'pgalloc.h',
+    'statfs.h',
+    'compat.h',
 ]
 
 

@@ -13,6 +13,10 @@
 void kshim_cpu_relax(void);
 #define cpu_relax()	kshim_cpu_relax()
 #define TASK_SIZE	(~0UL >> 1)
+/* mm/util.c's mmap layout helpers name them; no task has a user stack or
+ * an mmap base (current->mm is NULL). x86-64's unmapped base. */
+#define TASK_UNMAPPED_BASE	(TASK_SIZE / 3)
+#define KSTK_ESP(task)		0UL
 
 /* The architecture's per-task register state: kshim tasks are host
  * threads or fibers, so there is none to keep. linux/sched/task.h names

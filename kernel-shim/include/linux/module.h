@@ -12,6 +12,7 @@
 #include <linux/export.h>
 #include <linux/init.h>
 #include <linux/moduleparam.h>
+#include <linux/error-injection.h>	/* as the real one: linux/syscalls.h relies on it */
 
 struct module;
 #define THIS_MODULE		((struct module *)0)

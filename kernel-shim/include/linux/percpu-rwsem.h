@@ -66,11 +66,15 @@ static inline bool percpu_is_write_locked(struct percpu_rw_semaphore *sem)
 	return READ_ONCE(sem->kl.word) & KSHIM_LOCK_WRITER;
 }
 
-#define percpu_init_rwsem(sem)						\
-({									\
-	init_rwsem(&(sem)->rw_sem);					\
-	0;								\
-})
+struct lock_class_key;
+static inline int __percpu_init_rwsem(struct percpu_rw_semaphore *sem,
+				      const char *name,
+				      struct lock_class_key *key)
+{
+	init_rwsem(&sem->rw_sem);
+	return 0;
+}
+#define percpu_init_rwsem(sem)	__percpu_init_rwsem(sem, #sem, NULL)
 static inline void percpu_free_rwsem(struct percpu_rw_semaphore *sem)
 {
 }

@@ -136,6 +136,7 @@ struct task_struct {
 	refcount_t		usage;
 	struct rcu_head		rcu;
 	void			*stack;
+	refcount_t		stack_refcount;	/* linux/sched/task_stack.h */
 	struct thread_struct	thread;		/* asm/processor.h */
 	unsigned int		personality;	/* linux/personality.h */
 	/* mm/page-writeback.c's per-task dirty throttling state */

@@ -78,6 +78,7 @@
 #define raw_spin_lock_irq(l)		spin_lock_irq(l)
 #define raw_spin_unlock_irq(l)		spin_unlock_irq(l)
 #define raw_spin_lock_irqsave(l, f)	spin_lock_irqsave(l, f)
+#define raw_spin_trylock_irqsave(l, f)	spin_trylock_irqsave(l, f)
 #define raw_spin_unlock_irqrestore(l, f) spin_unlock_irqrestore(l, f)
 #define raw_spin_lock_bh(l)		spin_lock_bh(l)
 #define raw_spin_unlock_bh(l)		spin_unlock_bh(l)

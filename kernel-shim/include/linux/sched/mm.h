@@ -11,6 +11,14 @@
 #include <linux/sched.h>
 #include <linux/gfp.h>
 
+/* Tasks have no mm (current->mm is NULL): there is none to get. */
+struct mm_struct;
+static inline struct mm_struct *get_task_mm(struct task_struct *task)
+{
+	return NULL;
+}
+void mmput(struct mm_struct *mm);	/* loud: nothing holds an mm */
+
 static inline gfp_t current_gfp_context(gfp_t flags)
 {
 	unsigned int pflags = READ_ONCE(current->flags);

@@ -13,5 +13,20 @@
 /* The real one reaches it through linux/sched/task.h; linux/fs.h relies
  * on that (get_user()). */
 #include <linux/uaccess.h>
+/* The real one includes it: kernel_siginfo_t and the sigset helpers
+ * (linux/compat.h relies on them). */
+#include <linux/signal.h>
+#include <uapi/linux/resource.h>
+
+/* No process has resource limits in kshim: every limit is unlimited. */
+static inline unsigned long task_rlimit(const struct task_struct *task,
+					unsigned int limit)
+{
+	return RLIM_INFINITY;
+}
+static inline unsigned long rlimit(unsigned int limit)
+{
+	return RLIM_INFINITY;
+}
 
 #endif

@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * kshim's linux/ptrace.h: the real one is the tracer/tracee machinery
+ * (task->parent, ->ptrace, job control, signal delivery). Nothing traces
+ * a kshim task and kshim delivers no signals, so only the uapi constants
+ * and the register type are offered; linux/audit.h (reached from
+ * linux/fsnotify.h) is what includes it. Lost: nothing that runs.
+ */
+#ifndef _LINUX_PTRACE_H
+#define _LINUX_PTRACE_H
+
+#include <linux/compiler.h>
+#include <linux/sched.h>
+#include <linux/err.h>
+#include <linux/bug.h>
+#include <uapi/linux/ptrace.h>
+#include <asm/ptrace.h>
+
+#endif

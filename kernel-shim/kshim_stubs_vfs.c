@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Loud stubs: kernel functions the real VFS, page-cache and iov_iter
+ * files reference on paths kshim never takes. Each aborts with its name
+ * if it is ever called (DESIGN.md rule 3); a test that reaches one has
+ * found a path kshim must then provide, real or faked.
+ *
+ * The stubs are defined by name only: this file includes no kernel
+ * header, so no prototype has to be copied (a stub never returns, so its
+ * type does not matter to the caller).
+ */
+#include <kshim/runtime.h>
+
+#define LOUD(name)							\
+	void name(void);						\
+	void name(void)							\
+	{								\
+		kshim_unimplemented(#name);				\
+	}
+
+/* No user address space, no page tables (mm/memory.c, mm/gup.c,
+ * mm/maccess.c, mm/vmalloc.c): no task has an mm. */
+LOUD(__pte_offset_map_lock)
+LOUD(pte_offset_map_nolock)
+LOUD(pmd_install)
+LOUD(set_pte_range)
+LOUD(mm_trace_rss_stat)
+LOUD(get_user_pages_fast)
+LOUD(pin_user_pages_fast)
+LOUD(fault_in_readable)
+LOUD(fault_in_safe_writeable)
+LOUD(__might_fault)
+LOUD(copy_to_user_nofault)
+LOUD(copy_from_kernel_nofault)
+LOUD(strncpy_from_kernel_nofault)
+LOUD(vmalloc_to_page)
+LOUD(is_vmalloc_or_module_addr)
+LOUD(mmput)
+LOUD(arch_align_stack)
+
+/* No page reclaim (mm/vmscan.c): kshim frees page-cache folios only by
+ * truncation. */
+LOUD(__acct_reclaim_writeback)
+LOUD(reclaim_throttle)
+LOUD(remove_mapping)
+
+/* No mounts, open files or paths (fs/namespace.c, fs/file_table.c,
+ * fs/fs_context.c, fs/read_write.c, fs/attr.c, fs/libfs.c, mm/fadvise.c):
+ * kshim's filesystems are driven through their super_block and inodes. */
+LOUD(mnt_get_write_access)
+LOUD(mnt_get_write_access_file)
+LOUD(mnt_put_write_access)
+LOUD(mnt_put_write_access_file)
+LOUD(sb_prepare_remount_readonly)
+LOUD(fdget)
+LOUD(fput)
+LOUD(file_path)
+LOUD(fs_context_for_reconfigure)
+LOUD(put_fs_context)
+LOUD(parse_monolithic_mount_data)
+LOUD(logfc)
+LOUD(vfs_fadvise)
+LOUD(generic_write_checks)
+LOUD(direct_write_fallback)
+LOUD(notify_change)
+LOUD(setattr_should_drop_suidgid)
+LOUD(inode_maybe_inc_iversion)
+LOUD(simple_inode_init_ts)
+
+/* No capabilities or security modules (kernel/capability.c,
+ * security/commoncap.c). */
+LOUD(capable_wrt_inode_uidgid)
+LOUD(cap_inode_need_killpriv)
+
+/* No block-device or character-device inodes (block/bdev.c,
+ * fs/char_dev.c): kshim's block devices are opened by the harness
+ * (kshim/bdev.h), never through a device node. */
+LOUD(I_BDEV)
+LOUD(bdev_file_open_by_dev)
+LOUD(bdev_fput)
+LOUD(bdev_thaw)
+LOUD(file_bdev)
+LOUD(lookup_bdev)
+LOUD(invalidate_bdev)
+LOUD(sb_set_blocksize)
+LOUD(block_size)
+LOUD(cd_forget)
+
+/* No sysctl files and no boot command line (kernel/sysctl.c,
+ * lib/vsprintf.c): tunables are set through kshim/sysctl.h. */
+LOUD(proc_dointvec_minmax)
+LOUD(simple_strtoul)

@@ -1,0 +1,198 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The VFS around the real fs/inode.c, fs/super.c and fs/fs-writeback.c:
+ * what kshim fakes because the real file is the driver model, the dentry
+ * cache or the block-device pseudo-filesystem, none of which a kshim
+ * filesystem uses. Listed in docs/FAKES.md with what each loses; the
+ * calls kshim never makes are loud stubs (kshim_stubs_vfs.c).
+ *
+ * Linked whole with the writeback library: its initcall sets up the
+ * inode cache as start_kernel()'s vfs_caches_init() does.
+ */
+#include <linux/fs.h>
+#include <linux/dcache.h>
+#include <linux/device.h>
+#include <linux/slab.h>
+#include <linux/vmalloc.h>
+#include <linux/memblock.h>
+#include <linux/blkdev.h>
+#include <linux/pipe_fs_i.h>
+#include <linux/user_namespace.h>
+#include <linux/log2.h>
+#include <kshim/runtime.h>
+
+/* ==== The inode cache (fs/inode.c's inode_init(), mm/mm_init.c) ========== */
+
+/*
+ * mm/mm_init.c sizes a boot hash from the memory size; kshim does the
+ * same with the simulated memory (one bucket per 2^scale bytes, a power
+ * of two, within the limits), allocated zeroed. Lost: the boot-time
+ * memblock allocation and the "printk the table size" line.
+ */
+void *alloc_large_system_hash(const char *tablename, unsigned long bucketsize,
+			      unsigned long numentries, int scale, int flags,
+			      unsigned int *_hash_shift,
+			      unsigned int *_hash_mask,
+			      unsigned long low_limit,
+			      unsigned long high_limit)
+{
+	unsigned long bytes = totalram_pages() << PAGE_SHIFT;
+	void *table;
+
+	if (!numentries)
+		numentries = max(bytes >> scale, 1UL);
+	numentries = roundup_pow_of_two(numentries);
+	if (numentries < low_limit)
+		numentries = low_limit;
+	if (high_limit && numentries > high_limit)
+		numentries = high_limit;
+	table = kvcalloc(numentries, bucketsize, GFP_KERNEL);
+	if (!table)
+		kshim_fatal("cannot allocate the %s hash table", tablename);
+	if (_hash_shift)
+		*_hash_shift = ilog2(numentries);
+	if (_hash_mask)
+		*_hash_mask = numentries - 1;
+	return table;
+}
+
+static int __init kshim_vfs_init(void)
+{
+	inode_init();
+	return 0;
+}
+core_initcall(kshim_vfs_init);
+
+/* ==== The driver model (drivers/base/core.c, class.c) ====================
+ * backing-dev.c registers each bdi as a device of bdi_class, for sysfs.
+ * kshim has no sysfs: a device is only its name and driver data. Lost:
+ * sysfs attributes, uevents, the device hierarchy. */
+
+struct kshim_device {
+	struct device dev;
+	char name[64];
+};
+
+struct device *device_create(const struct class *cls, struct device *parent,
+			     dev_t devt, void *drvdata, const char *fmt, ...)
+{
+	struct kshim_device *kd = kzalloc(sizeof(*kd), GFP_KERNEL);
+	va_list args;
+
+	if (!kd)
+		return ERR_PTR(-ENOMEM);
+	va_start(args, fmt);
+	vsnprintf(kd->name, sizeof(kd->name), fmt, args);
+	va_end(args);
+	kd->dev.kobj.name = kd->name;
+	kd->dev.class = cls;
+	kd->dev.parent = parent;
+	kd->dev.devt = devt;
+	kref_init(&kd->dev.kobj.kref);
+	dev_set_drvdata(&kd->dev, drvdata);
+	return &kd->dev;
+}
+
+struct device *get_device(struct device *dev)
+{
+	if (dev)
+		kref_get(&dev->kobj.kref);
+	return dev;
+}
+
+static void kshim_device_release(struct kref *kref)
+{
+	kfree(container_of(kref, struct kshim_device, dev.kobj.kref));
+}
+
+void put_device(struct device *dev)
+{
+	if (dev)
+		kref_put(&dev->kobj.kref, kshim_device_release);
+}
+
+void device_unregister(struct device *dev)
+{
+	put_device(dev);
+}
+
+int class_register(const struct class *cls)
+{
+	return 0;
+}
+
+void _dev_warn(const struct device *dev, const char *fmt, ...)
+{
+	struct va_format vaf;
+	va_list args;
+
+	va_start(args, fmt);
+	vaf.fmt = fmt;
+	vaf.va = &args;
+	pr_warn("%s: %pV", dev_name(dev), &vaf);
+	va_end(args);
+}
+
+/* ==== No dentries (fs/dcache.c) ===========================================
+ * kshim filesystems have no root dentry and no dentry cache; the
+ * superblock's dentry LRU is always empty, so pruning finds nothing.
+ * A root dentry means that premise broke. */
+
+int sysctl_vfs_cache_pressure __read_mostly = 100;	/* the kernel default */
+
+long prune_dcache_sb(struct super_block *sb, struct shrink_control *sc)
+{
+	return 0;
+}
+
+void shrink_dcache_sb(struct super_block *sb)
+{
+}
+
+void shrink_dcache_for_umount(struct super_block *sb)
+{
+	if (sb->s_root)
+		kshim_fatal("%s: superblock has a root dentry: kshim has no "
+			    "dentry cache", __func__);
+}
+
+void d_genocide(struct dentry *root)
+{
+	kshim_fatal("%s: kshim has no dentries", __func__);
+}
+
+/* ==== No block-device inodes (block/bdev.c) ==============================
+ * kshim's block devices have no page cache: filesystems write through
+ * bios (kshim/bdev.h), so syncing a device's page cache has nothing to
+ * write, exactly. No block device is a filesystem inode, so the bdev
+ * pseudo-filesystem never exists. */
+
+struct super_block *blockdev_superblock __ro_after_init;
+
+int sync_blockdev(struct block_device *bdev)
+{
+	return 0;
+}
+
+int sync_blockdev_nowait(struct block_device *bdev)
+{
+	return 0;
+}
+
+void sync_bdevs(bool wait)
+{
+}
+
+/* ==== Objects only device nodes and pipes use (fs/*.c) ===================
+ * init_special_inode() and splice name these tables; kshim creates no
+ * device nodes or pipes, so nothing calls through them. */
+const struct file_operations def_blk_fops;
+const struct file_operations def_chr_fops;
+const struct file_operations pipefifo_fops;
+const struct pipe_buf_operations page_cache_pipe_buf_ops;
+
+/* ==== User namespaces (kernel/user.c) ====================================
+ * With CONFIG_USER_NS off, every superblock belongs to the initial
+ * namespace and the id maps are the identity (the inlines in the
+ * headers); only its address is used. */
+struct user_namespace init_user_ns;
