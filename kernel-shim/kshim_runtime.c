@@ -24,6 +24,7 @@ struct kshim_trace_hooks kshim_trace;
 /* kshim_workqueue.c: system workqueues and the worker manager. */
 void kshim_workqueue_init(void);
 void kshim_workqueue_exit(void);
+void kshim_workqueue_mark_boot_done(void);
 
 /* mm/vmstat.c is not compiled: the event counters live here. */
 DEFINE_PER_CPU(struct vm_event_state, vm_event_states);
@@ -103,6 +104,7 @@ static void kshim_run_initcalls(void)
 			kshim_fatal("initcall %p returned %d", *fn, ret);
 	}
 	kshim_alloc_mark_boot_done();
+	kshim_workqueue_mark_boot_done();
 	kshim_percpu_add_boot(kshim_percpu_outstanding() - pcpu);
 }
 

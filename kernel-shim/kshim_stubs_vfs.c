@@ -86,7 +86,5 @@ LOUD(sb_set_blocksize)
 LOUD(block_size)
 LOUD(cd_forget)
 
-/* No sysctl files and no boot command line (kernel/sysctl.c,
- * lib/vsprintf.c): tunables are set through kshim/sysctl.h. */
-LOUD(proc_dointvec_minmax)
+/* No boot command line (lib/vsprintf.c's parser for __setup()). */
 LOUD(simple_strtoul)

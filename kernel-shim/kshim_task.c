@@ -18,6 +18,8 @@
 #include <linux/cpumask.h>
 #include <linux/preempt.h>
 #include <linux/wait.h>
+#include <linux/cred.h>
+#include <linux/user_namespace.h>
 #include <kshim/host.h>
 #include <kshim/sched.h>
 #include <kshim/runtime.h>
@@ -84,6 +86,34 @@ static void task_free(struct kshim_task *kt)
 }
 static atomic_t next_cpu = ATOMIC_INIT(0);
 
+/*
+ * Credentials (kernel/cred.c's init_cred, kernel/user.c's init_user_ns):
+ * every kshim task runs as root in the initial user namespace, with all
+ * capabilities, like a kernel thread. kernel/cred.c is not compiled (it
+ * is credential lifetime and the user/group/ucount accounting behind
+ * it); nothing in kshim changes credentials. With CONFIG_USER_NS off the
+ * namespace's id maps are the identity (header inlines): only its
+ * address is used.
+ */
+struct user_namespace init_user_ns;
+
+static struct cred kshim_init_cred = {
+	.usage		= ATOMIC_INIT(1),
+	.uid		= GLOBAL_ROOT_UID,
+	.gid		= GLOBAL_ROOT_GID,
+	.suid		= GLOBAL_ROOT_UID,
+	.sgid		= GLOBAL_ROOT_GID,
+	.euid		= GLOBAL_ROOT_UID,
+	.egid		= GLOBAL_ROOT_GID,
+	.fsuid		= GLOBAL_ROOT_UID,
+	.fsgid		= GLOBAL_ROOT_GID,
+	.cap_inheritable = CAP_EMPTY_SET,
+	.cap_permitted	= CAP_FULL_SET,
+	.cap_effective	= CAP_FULL_SET,
+	.cap_bset	= CAP_FULL_SET,
+	.user_ns	= &init_user_ns,
+};
+
 static struct kshim_task *task_alloc(const char *name, int cpu)
 {
 	struct kshim_task *kt = kshim_host_alloc(sizeof(*kt), 64);
@@ -96,6 +126,8 @@ static struct kshim_task *task_alloc(const char *name, int cpu)
 	kt->task.tgid = kt->task.pid;
 	kt->task.real_parent = &kt->task;
 	refcount_set(&kt->task.usage, 1);
+	kt->task.cred = &kshim_init_cred;
+	kt->task.real_cred = &kshim_init_cred;
 	kt->task.static_prio = DEFAULT_PRIO;
 	kt->task.prio = DEFAULT_PRIO;
 	kt->task.__state = TASK_RUNNING;

@@ -16,10 +16,13 @@
 #include <linux/vmalloc.h>
 #include <linux/memblock.h>
 #include <linux/blkdev.h>
+#include <linux/writeback.h>
 #include <linux/pipe_fs_i.h>
 #include <linux/user_namespace.h>
 #include <linux/log2.h>
 #include <kshim/runtime.h>
+
+#include "internal.h"		/* the real mm/internal.h: page_writeback_init() */
 
 /* ==== The inode cache (fs/inode.c's inode_init(), mm/mm_init.c) ========== */
 
@@ -56,9 +59,16 @@ void *alloc_large_system_hash(const char *tablename, unsigned long bucketsize,
 	return table;
 }
 
+/* What start_kernel() calls directly rather than as initcalls: the
+ * inode hash (vfs_caches_init_early(); early unless NUMA hash spreading
+ * is on) and cache (vfs_caches_init()), and the global dirty-limit
+ * domain, its CPU hotplug hooks and the "vm" sysctls
+ * (page_writeback_init()). */
 static int __init kshim_vfs_init(void)
 {
+	inode_init_early();
 	inode_init();
+	page_writeback_init();
 	return 0;
 }
 core_initcall(kshim_vfs_init);
@@ -133,10 +143,11 @@ void _dev_warn(const struct device *dev, const char *fmt, ...)
 	va_end(args);
 }
 
-/* ==== No dentries (fs/dcache.c) ===========================================
- * kshim filesystems have no root dentry and no dentry cache; the
- * superblock's dentry LRU is always empty, so pruning finds nothing.
- * A root dentry means that premise broke. */
+/* ==== No dentry cache (fs/dcache.c) =======================================
+ * kshim filesystems have no dentry cache: the superblock's dentry LRU is
+ * always empty, so pruning finds nothing. A filesystem's root is a
+ * placeholder it owns (the VFS only tests that there is one), so unmount
+ * detaches it rather than freeing a tree. Lost: everything dentries do. */
 
 int sysctl_vfs_cache_pressure __read_mostly = 100;	/* the kernel default */
 
@@ -151,9 +162,7 @@ void shrink_dcache_sb(struct super_block *sb)
 
 void shrink_dcache_for_umount(struct super_block *sb)
 {
-	if (sb->s_root)
-		kshim_fatal("%s: superblock has a root dentry: kshim has no "
-			    "dentry cache", __func__);
+	sb->s_root = NULL;
 }
 
 void d_genocide(struct dentry *root)
@@ -183,16 +192,10 @@ void sync_bdevs(bool wait)
 {
 }
 
-/* ==== Objects only device nodes and pipes use (fs/*.c) ===================
+/* ==== Objects only device nodes and pipes use (fs/ files) ===================
  * init_special_inode() and splice name these tables; kshim creates no
  * device nodes or pipes, so nothing calls through them. */
 const struct file_operations def_blk_fops;
 const struct file_operations def_chr_fops;
 const struct file_operations pipefifo_fops;
 const struct pipe_buf_operations page_cache_pipe_buf_ops;
-
-/* ==== User namespaces (kernel/user.c) ====================================
- * With CONFIG_USER_NS off, every superblock belongs to the initial
- * namespace and the id maps are the identity (the inlines in the
- * headers); only its address is used. */
-struct user_namespace init_user_ns;

@@ -115,6 +115,7 @@
 
 void kshim_workqueue_init(void);
 void kshim_workqueue_exit(void);
+void kshim_workqueue_mark_boot_done(void);
 
 enum {
 	WQ_NAME_LEN		= 32,		/* as kernel/workqueue.c */
@@ -207,6 +208,7 @@ struct workqueue_struct {
 	atomic_t		nr_pwqs_to_flush;
 	struct wq_waiter	*flusher;	/* flush_mutex: the one waiting */
 	struct list_head	list;		/* wq_pool_mutex: workqueues */
+	bool			boot;		/* made by an initcall */
 };
 
 /*
@@ -2023,6 +2025,20 @@ void kshim_workqueue_exit(void)
 
 	if (!manager_task)
 		return;
+	/* The initcalls' workqueues (bdi_wq, mm_percpu_wq): boot-time
+	 * objects, destroyed newest first, before the system ones. */
+	for (;;) {
+		struct workqueue_struct *wq = NULL, *w;
+
+		mutex_lock(&wq_pool_mutex);
+		list_for_each_entry(w, &workqueues, list)
+			if (w->boot)
+				wq = w;
+		mutex_unlock(&wq_pool_mutex);
+		if (!wq)
+			break;
+		destroy_workqueue(wq);
+	}
 	for (i = ARRAY_SIZE(system_wqs) - 1; i >= 0; i--) {
 		destroy_workqueue(*system_wqs[i].wq);
 		*system_wqs[i].wq = NULL;
@@ -2045,6 +2061,22 @@ void kshim_workqueue_exit(void)
 	}
 	kmem_cache_destroy(pwq_cache);
 	pwq_cache = NULL;
+}
+
+/* After the initcalls: the workqueues they made live as long as the
+ * process, like boot memory (kshim_workqueue_exit() destroys them). */
+void kshim_workqueue_mark_boot_done(void)
+{
+	struct workqueue_struct *wq;
+
+	int i;
+
+	mutex_lock(&wq_pool_mutex);
+	list_for_each_entry(wq, &workqueues, list)
+		wq->boot = true;
+	for (i = 0; i < ARRAY_SIZE(system_wqs); i++)
+		(*system_wqs[i].wq)->boot = false;	/* destroyed by name */
+	mutex_unlock(&wq_pool_mutex);
 }
 
 /* ==== Deliberate no-ops: each says why it is safe ========================= */

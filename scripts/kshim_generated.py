@@ -56,6 +56,7 @@ ASM_GENERIC = [
     'pgalloc.h',
     'statfs.h',
     'compat.h',
+    'checksum.h',
 ]
 
 

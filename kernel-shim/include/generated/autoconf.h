@@ -36,6 +36,9 @@
 #define CONFIG_SRCU 1		/* linux/notifier.h (via mm.h) embeds srcu_struct */
 #define CONFIG_TREE_SRCU 1	/* the header that goes with TREE_RCU */
 #define CONFIG_BLOCK 1
+/* Tunables are sysctl tables driven through their real handlers
+ * (kshim/sysctl.h); there is no /proc. */
+#define CONFIG_SYSCTL 1
 #define CONFIG_XFS_FS 1
 #define CONFIG_XFS_DEBUG 1
 #define CONFIG_FS_IOMAP 1
