@@ -22,7 +22,6 @@
 #include <linux/log2.h>
 #include <kshim/runtime.h>
 
-#include "internal.h"		/* the real mm/internal.h: page_writeback_init() */
 
 /* ==== The inode cache (fs/inode.c's inode_init(), mm/mm_init.c) ========== */
 
@@ -61,14 +60,14 @@ void *alloc_large_system_hash(const char *tablename, unsigned long bucketsize,
 
 /* What start_kernel() calls directly rather than as initcalls: the
  * inode hash (vfs_caches_init_early(); early unless NUMA hash spreading
- * is on) and cache (vfs_caches_init()), and the global dirty-limit
- * domain, its CPU hotplug hooks and the "vm" sysctls
- * (page_writeback_init()). */
+ * is on) and cache (vfs_caches_init()), and pagecache_init(): the folio
+ * wait queues, then the global dirty-limit domain, its CPU hotplug hooks
+ * and the "vm" sysctls (page_writeback_init()). */
 static int __init kshim_vfs_init(void)
 {
 	inode_init_early();
 	inode_init();
-	page_writeback_init();
+	pagecache_init();	/* folio wait queues, then page_writeback_init() */
 	return 0;
 }
 core_initcall(kshim_vfs_init);

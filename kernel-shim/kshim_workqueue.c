@@ -2025,6 +2025,9 @@ void kshim_workqueue_exit(void)
 
 	if (!manager_task)
 		return;
+	/* RCU callbacks may still queue work (fs/super.c frees a superblock
+	 * from an RCU callback through schedule_work()): run them first. */
+	rcu_barrier();
 	/* The initcalls' workqueues (bdi_wq, mm_percpu_wq): boot-time
 	 * objects, destroyed newest first, before the system ones. */
 	for (;;) {

@@ -28,7 +28,7 @@
 #include <kshim/wbfs.h>
 #include <kshim/sysctl.h>
 
-#define IMG_SIZE	(64ULL << 20)
+#define IMG_SIZE	(128ULL << 20)
 
 #define POLL_UNTIL_TIMEOUT(cond, timeout)				\
 ({									\
@@ -64,6 +64,14 @@ static void setup(void)
 	KSHIM_ASSERT_FATAL(!IS_ERR(kb));
 	sb = kshim_wbfs_mount(kb, 1024);
 	KSHIM_ASSERT_FATAL(!IS_ERR(sb));
+	/*
+	 * A new bdi has no writeout history, so its share of the dirty
+	 * thresholds (wb_calc_thresh()) is 0 and any dirty page would start
+	 * background writeback. The only disk's share converges to all of
+	 * it after its first writeouts; /sys/class/bdi/.../min_ratio gives
+	 * it that from the start.
+	 */
+	KSHIM_ASSERT_EQ_FATAL(bdi_set_min_ratio(sb->s_bdi, 99), 0);
 }
 
 static void teardown(void)
@@ -178,9 +186,490 @@ static void test_write_sync_reaches_disk(void)
 	teardown();
 }
 
-static const struct kshim_test smoke_tests[] = {
-	KSHIM_TEST(test_write_sync_reaches_disk),
-	{ NULL, NULL }
+/* Tunables that keep the flusher out of the way: no periodic or
+ * background writeback, high dirty limits; a test then decides when
+ * writeback runs. Chunk sizes: dirty_bytes bounds global_wb_domain's
+ * dirty_limit, so writeback_chunk_size() of a WB_SYNC_NONE pass is at
+ * most round_down(dirty_limit / DIRTY_SCOPE + MIN_WRITEBACK_PAGES,
+ * MIN_WRITEBACK_PAGES) = 2048 pages (8 MiB) below 64 MiB of dirty limit. */
+static void quiet_flusher(void)
+{
+	KSHIM_ASSERT_EQ_FATAL(kshim_sysctl_write("vm/dirty_writeback_centisecs", "0"), 0);
+	KSHIM_ASSERT_EQ_FATAL(kshim_sysctl_write_ul("vm/dirty_bytes", 32 << 20), 0);
+	KSHIM_ASSERT_EQ_FATAL(kshim_sysctl_write_ul("vm/dirty_background_bytes", 24 << 20), 0);
+}
+
+static struct inode *new_file(u64 max)
+{
+	struct inode *inode = kshim_wbfs_create(sb, max);
+
+	KSHIM_ASSERT_FATAL(!IS_ERR(inode));
+	return inode;
+}
+
+/* ==== The dirty lists ===================================================== */
+
+static void test_dirtied_inode_goes_to_b_dirty_with_its_time(void)
+{
+	struct inode *inode;
+	unsigned long before;
+
+	setup();
+	quiet_flusher();
+	inode = new_file(1 << 20);
+	KSHIM_ASSERT(list_empty(&inode->i_io_list));
+	before = jiffies;
+	write_file(inode, 0, 4096);
+	KSHIM_ASSERT(on_list(inode, &wb()->b_dirty));
+	KSHIM_ASSERT(inode->i_state & I_DIRTY_PAGES);
+	KSHIM_ASSERT(!time_before(inode->dirtied_when, before));
+	KSHIM_ASSERT(!time_after(inode->dirtied_when, jiffies));
+	KSHIM_ASSERT(wb_has_dirty_io(wb()));
+	kshim_wbfs_release(inode);
+	teardown();
+}
+
+/* Newest first: fs-writeback.c takes the oldest from the tail. */
+static void test_b_dirty_stays_ordered_by_dirtied_when(void)
+{
+	struct inode *f[4], *i;
+	unsigned long newer = ULONG_MAX;
+	int k, n = 0;
+
+	setup();
+	quiet_flusher();
+	for (k = 0; k < 4; k++) {
+		f[k] = new_file(1 << 20);
+		write_file(f[k], 0, 4096);
+		schedule_timeout_uninterruptible(2);
+	}
+	/* Dirtying an already dirty inode again keeps its place and time. */
+	write_file(f[0], 4096, 4096);
+	spin_lock(&wb()->list_lock);
+	list_for_each_entry(i, &wb()->b_dirty, i_io_list) {
+		KSHIM_ASSERT(newer == ULONG_MAX || !time_after(i->dirtied_when, newer));
+		newer = i->dirtied_when;
+		n++;
+	}
+	KSHIM_ASSERT_PTR_EQ(list_last_entry(&wb()->b_dirty, struct inode, i_io_list), f[0]);
+	spin_unlock(&wb()->list_lock);
+	KSHIM_ASSERT_EQ(n, 4);
+	KSHIM_ASSERT(time_before(f[0]->dirtied_when, f[3]->dirtied_when));
+	for (k = 0; k < 4; k++)
+		kshim_wbfs_release(f[k]);
+	teardown();
+}
+
+/* The periodic (kupdate) flush writes only what is older than
+ * dirty_expire_centisecs. */
+static void test_kupdate_takes_only_expired_inodes(void)
+{
+	struct inode *old, *young;
+
+	setup();
+	quiet_flusher();
+	KSHIM_ASSERT_EQ(kshim_sysctl_write("vm/dirty_expire_centisecs", "100"), 0);
+	/* Periodic writeback every 100 ms from the real wb_workfn(). Set
+	 * first: a new interval wakes the flusher for a full pass. */
+	KSHIM_ASSERT_EQ(kshim_sysctl_write("vm/dirty_writeback_centisecs", "10"), 0);
+	old = new_file(1 << 20);
+	young = new_file(1 << 20);
+	write_file(old, 0, 8192);
+	schedule_timeout_uninterruptible(msecs_to_jiffies(600));
+	write_file(young, 0, 8192);
+	KSHIM_ASSERT(POLL_UNTIL_TIMEOUT(written(old) == 2, 10 * HZ));
+	/* young is 400 ms younger than the expiry: still dirty, still
+	 * listed, nothing written. */
+	KSHIM_ASSERT_EQ(written(young), 0);
+	KSHIM_ASSERT(on_list(young, &wb()->b_dirty));
+	KSHIM_ASSERT(!on_list(old, &wb()->b_dirty));
+	/* ... until it expires too. */
+	KSHIM_ASSERT(POLL_UNTIL_TIMEOUT(written(young) == 2, 10 * HZ));
+	kshim_wbfs_release(old);
+	kshim_wbfs_release(young);
+	teardown();
+}
+
+/*
+ * An inode with more dirty pages than one slice: its slice runs out, it
+ * goes to b_more_io (requeue_io()) and the same writeback pass serves it
+ * again until it is clean. The demonstration patch (redirty_tail() for a
+ * used-up slice, the 2006 behaviour) leaves it dirty after one slice.
+ */
+static void test_slice_exhausted_inode_is_served_again_in_the_same_pass(void)
+{
+	const size_t size = 16 << 20;	/* 4096 pages: over two slices */
+	struct kshim_wbfs_inode_stats st;
+	struct inode *big;
+
+	setup();
+	quiet_flusher();
+	big = new_file(size);
+	write_file(big, 0, size);
+	down_read(&sb->s_umount);
+	writeback_inodes_sb(sb, WB_REASON_SYNC);	/* WB_SYNC_NONE, one pass */
+	up_read(&sb->s_umount);
+	kshim_wbfs_get_stats(big, &st);
+	KSHIM_ASSERT(st.writepages_calls >= 2);
+	KSHIM_ASSERT_EQ(st.pages_submitted, size >> PAGE_SHIFT);
+	KSHIM_ASSERT(!mapping_tagged(big->i_mapping, PAGECACHE_TAG_DIRTY));
+	filemap_fdatawait(big->i_mapping);
+	KSHIM_ASSERT(disk_holds(big, size));
+	kshim_wbfs_release(big);
+	teardown();
+}
+
+/* An inode writeback cannot take now (here: still I_NEW) is put back on
+ * b_dirty with a fresh dirtied_when (redirty_tail()), not retried at
+ * once, and is written once it is available. */
+static void test_blocked_inode_is_redirtied_with_a_fresh_time(void)
+{
+	struct inode *inode;
+	unsigned long first;
+
+	setup();
+	quiet_flusher();
+	inode = new_file(1 << 20);
+	write_file(inode, 0, 4096);
+	spin_lock(&inode->i_lock);
+	inode->i_state |= I_NEW;
+	spin_unlock(&inode->i_lock);
+	first = inode->dirtied_when;
+	schedule_timeout_uninterruptible(3);
+	down_read(&sb->s_umount);
+	writeback_inodes_sb(sb, WB_REASON_SYNC);
+	up_read(&sb->s_umount);
+	KSHIM_ASSERT_EQ(written(inode), 0);
+	KSHIM_ASSERT(on_list(inode, &wb()->b_dirty));
+	KSHIM_ASSERT(time_after(inode->dirtied_when, first));
+	unlock_new_inode(inode);
+	sync_sb();
+	KSHIM_ASSERT_EQ(written(inode), 1);
+	kshim_wbfs_release(inode);
+	teardown();
+}
+
+/* Timestamps-only dirt (lazytime, I_DIRTY_TIME) waits on b_dirty_time;
+ * sync moves it to b_dirty and writes the inode. */
+static void test_dirty_time_inode_is_written_on_sync(void)
+{
+	struct kshim_wbfs_inode_stats st;
+	struct inode *inode;
+
+	setup();
+	quiet_flusher();
+	inode = new_file(1 << 20);
+	sync_sb();	/* the creation's own dirt, if any, is gone */
+	kshim_wbfs_get_stats(inode, &st);
+	kshim_wbfs_touch_time(inode);
+	KSHIM_ASSERT(inode->i_state & I_DIRTY_TIME);
+	KSHIM_ASSERT(on_list(inode, &wb()->b_dirty_time));
+	KSHIM_ASSERT(!on_list(inode, &wb()->b_dirty));
+	sync_sb();
+	KSHIM_ASSERT(!(inode->i_state & I_DIRTY_TIME));
+	KSHIM_ASSERT(list_empty(&inode->i_io_list));
+	KSHIM_ASSERT_EQ(st.write_inode_calls + 1, ({
+		struct kshim_wbfs_inode_stats now;
+		kshim_wbfs_get_stats(inode, &now);
+		now.write_inode_calls; }));
+	kshim_wbfs_release(inode);
+	teardown();
+}
+
+/* ... and on its own once dirtytime_expire_seconds have passed. */
+static void test_dirty_time_inode_expires_to_b_dirty(void)
+{
+	struct kshim_wbfs_inode_stats st;
+	struct inode *inode;
+
+	setup();
+	quiet_flusher();
+	KSHIM_ASSERT_EQ(kshim_sysctl_write("vm/dirtytime_expire_seconds", "1"), 0);
+	KSHIM_ASSERT_EQ(kshim_sysctl_write("vm/dirty_expire_centisecs", "50"), 0);
+	KSHIM_ASSERT_EQ(kshim_sysctl_write("vm/dirty_writeback_centisecs", "10"), 0);
+	inode = new_file(1 << 20);
+	sync_sb();
+	kshim_wbfs_touch_time(inode);
+	KSHIM_ASSERT(POLL_UNTIL_TIMEOUT(!(READ_ONCE(inode->i_state) & I_DIRTY_TIME),
+					20 * HZ));
+	KSHIM_ASSERT(POLL_UNTIL_TIMEOUT(list_empty(&inode->i_io_list), 20 * HZ));
+	kshim_wbfs_get_stats(inode, &st);
+	KSHIM_ASSERT(st.write_inode_calls >= 1);
+	KSHIM_ASSERT_EQ(kshim_sysctl_write("vm/dirtytime_expire_seconds", "43200"), 0);
+	kshim_wbfs_release(inode);
+	teardown();
+}
+
+static void test_clean_inode_leaves_the_lists(void)
+{
+	struct inode *inode;
+
+	setup();
+	quiet_flusher();
+	inode = new_file(1 << 20);
+	write_file(inode, 0, 3 * 4096);
+	KSHIM_ASSERT(!list_empty(&inode->i_io_list));
+	sync_sb();
+	KSHIM_ASSERT(list_empty(&inode->i_io_list));
+	KSHIM_ASSERT(!wb_has_dirty_io(wb()));
+	kshim_wbfs_release(inode);
+	teardown();
+}
+
+/* ==== Sync ================================================================ */
+
+/* sync_inodes_sb() writes everything dirtied before it and returns only
+ * when it is written, also what a WB_SYNC_NONE pass had already put under
+ * writeback (wait_sb_inodes()). Writes are slow here (20 ms each). */
+static void test_sync_waits_for_writeback_already_in_flight(void)
+{
+	struct kshim_fault slow = {
+		.ops = KSHIM_FAULT_WRITE, .status = BLK_STS_OK,
+		.delay_ns = 20 * NSEC_PER_MSEC,
+	};
+	struct inode *f[3];
+	int k;
+
+	setup();
+	quiet_flusher();
+	KSHIM_ASSERT(kshim_bdev_add_fault(kb, &slow) >= 0);
+	for (k = 0; k < 3; k++) {
+		f[k] = new_file(1 << 20);
+		write_file(f[k], 0, 256 << 10);
+	}
+	down_read(&sb->s_umount);
+	writeback_inodes_sb(sb, WB_REASON_SYNC);	/* submitted, not waited */
+	up_read(&sb->s_umount);
+	KSHIM_ASSERT(!mapping_tagged(f[0]->i_mapping, PAGECACHE_TAG_DIRTY));
+	sync_sb();
+	for (k = 0; k < 3; k++) {
+		KSHIM_ASSERT(!mapping_tagged(f[k]->i_mapping, PAGECACHE_TAG_WRITEBACK));
+		KSHIM_ASSERT_EQ(written(f[k]), 64);
+		KSHIM_ASSERT(disk_holds(f[k], 256 << 10));
+	}
+	kshim_bdev_clear_faults(kb);
+	for (k = 0; k < 3; k++)
+		kshim_wbfs_release(f[k]);
+	teardown();
+}
+
+struct dirtier {
+	struct inode *inode;
+	bool stop;
+	unsigned long rounds;
 };
 
-KSHIM_SUITES({ "smoke", NULL, NULL, smoke_tests });
+static void dirtier_fn(void *arg)
+{
+	struct dirtier *d = arg;
+
+	while (!READ_ONCE(d->stop)) {
+		write_file(d->inode, 0, 1 << 20);
+		d->rounds++;
+		schedule_timeout_uninterruptible(1);
+	}
+}
+
+/* A task that keeps re-dirtying a file cannot keep sync from returning:
+ * sync tags what is dirty when it starts (TOWRITE) and writes only that. */
+static void test_sync_is_not_livelocked_by_a_dirtier(void)
+{
+	struct dirtier d = { };
+	struct task_struct *t;
+	int k;
+
+	setup();
+	quiet_flusher();
+	d.inode = new_file(1 << 20);
+	write_file(d.inode, 0, 1 << 20);
+	t = kshim_task_run(dirtier_fn, &d, "dirtier", -1);
+	for (k = 0; k < 3; k++)
+		sync_sb();
+	WRITE_ONCE(d.stop, true);
+	kshim_task_join(t);
+	KSHIM_ASSERT(written(d.inode) >= 256);
+	sync_sb();
+	KSHIM_ASSERT(disk_holds(d.inode, 1 << 20));
+	kshim_wbfs_release(d.inode);
+	teardown();
+}
+
+/* ==== Eviction during writeback =========================================== */
+
+struct flusher_arg {
+	bool stop;
+};
+
+static void flusher_fn(void *arg)
+{
+	struct flusher_arg *fa = arg;
+
+	while (!READ_ONCE(fa->stop)) {
+		down_read(&sb->s_umount);
+		writeback_inodes_sb(sb, WB_REASON_SYNC);
+		up_read(&sb->s_umount);
+		schedule_timeout_uninterruptible(1);
+	}
+}
+
+/* Files unlinked and released while the flusher writes them: evict()
+ * waits for their writeback (I_FREEING), the flusher skips them, and no
+ * one touches an inode after it is freed (ASan and valgrind runs). */
+static void test_evicting_inodes_wait_for_their_writeback(void)
+{
+	struct kshim_fault slow = {
+		.ops = KSHIM_FAULT_WRITE, .status = BLK_STS_OK,
+		.delay_ns = 2 * NSEC_PER_MSEC,
+	};
+	struct flusher_arg fa = { };
+	struct task_struct *t;
+	struct inode *inode;
+	u64 before;
+	int k;
+
+	setup();
+	quiet_flusher();
+	KSHIM_ASSERT(kshim_bdev_add_fault(kb, &slow) >= 0);
+	t = kshim_task_run(flusher_fn, &fa, "flusher", -1);
+	for (k = 0; k < 24; k++) {
+		inode = new_file(256 << 10);
+		write_file(inode, 0, (k % 4 + 1) * 16384);
+		if (k % 3)
+			schedule_timeout_uninterruptible(k % 5);
+		before = kshim_wbfs_bytes_written(sb);
+		kshim_wbfs_release(inode);
+		/* Nothing of the evicted file is still in flight. */
+		KSHIM_ASSERT(kshim_wbfs_bytes_written(sb) >= before);
+	}
+	WRITE_ONCE(fa.stop, true);
+	kshim_task_join(t);
+	kshim_bdev_clear_faults(kb);
+	KSHIM_ASSERT(!wb_has_dirty_io(wb()));
+	teardown();
+}
+
+/* ==== The flusher: background and periodic ================================ */
+
+/* Past the background threshold, the writer's balance_dirty_pages() wakes
+ * the real wb_workfn() on the bdi workqueue; nobody calls sync. */
+static void test_background_writeback_starts_past_the_threshold(void)
+{
+	struct inode *inode;
+
+	setup();
+	quiet_flusher();
+	KSHIM_ASSERT_EQ(kshim_sysctl_write_ul("vm/dirty_background_bytes", 1 << 20), 0);
+	inode = new_file(8 << 20);
+	write_file(inode, 0, 8 << 20);
+	KSHIM_ASSERT(POLL_UNTIL_TIMEOUT(written(inode) > 0, 10 * HZ));
+	/* Background writeback stops below the threshold: it need not
+	 * write everything, but it wrote some without being asked. */
+	KSHIM_ASSERT(POLL_UNTIL_TIMEOUT(global_node_page_state(NR_FILE_DIRTY) <=
+					(1 << 20) >> PAGE_SHIFT, 10 * HZ));
+	kshim_wbfs_release(inode);
+	teardown();
+}
+
+/* Below every threshold, the periodic timer (dirty_writeback_centisecs)
+ * writes what has expired; no one else does. */
+static void test_periodic_writeback_writes_expired_data(void)
+{
+	struct inode *inode;
+	unsigned long t0;
+
+	setup();
+	quiet_flusher();
+	KSHIM_ASSERT_EQ(kshim_sysctl_write("vm/dirty_expire_centisecs", "20"), 0);
+	KSHIM_ASSERT_EQ(kshim_sysctl_write("vm/dirty_writeback_centisecs", "10"), 0);
+	inode = new_file(1 << 20);
+	t0 = jiffies;
+	write_file(inode, 0, 64 << 10);
+	KSHIM_ASSERT(POLL_UNTIL_TIMEOUT(written(inode) == 16, 10 * HZ));
+	KSHIM_ASSERT(time_after_eq(jiffies, t0 + msecs_to_jiffies(200)));
+	KSHIM_ASSERT(disk_holds(inode, 64 << 10));
+	kshim_wbfs_release(inode);
+	teardown();
+}
+
+/* ==== Bad input: the device fails the writes ============================== */
+
+/* EIO from the device: the folios end writeback, the mapping records the
+ * error, and fdatawait reports it once; nothing hangs. */
+static void test_write_error_is_reported_by_fdatawait(void)
+{
+	struct kshim_fault eio = {
+		.ops = KSHIM_FAULT_WRITE, .status = BLK_STS_IOERR,
+	};
+	struct inode *inode;
+
+	setup();
+	quiet_flusher();
+	inode = new_file(1 << 20);
+	write_file(inode, 0, 32 << 10);
+	KSHIM_ASSERT(kshim_bdev_add_fault(kb, &eio) >= 0);
+	KSHIM_ASSERT_EQ(filemap_write_and_wait(inode->i_mapping), -EIO);
+	KSHIM_ASSERT(!mapping_tagged(inode->i_mapping, PAGECACHE_TAG_WRITEBACK));
+	KSHIM_ASSERT_EQ(written(inode), 0);
+	/* Reported once (AS_EIO is cleared by the check). */
+	KSHIM_ASSERT_EQ(filemap_fdatawait(inode->i_mapping), 0);
+	kshim_bdev_clear_faults(kb);
+	/* The data is not silently lost: written again, it reaches disk. */
+	write_file(inode, 0, 32 << 10);
+	KSHIM_ASSERT_EQ(filemap_write_and_wait(inode->i_mapping), 0);
+	KSHIM_ASSERT(disk_holds(inode, 32 << 10));
+	kshim_wbfs_release(inode);
+	teardown();
+}
+
+/* A sysctl outside its range is refused by its handler, as
+ * echo 101 > /proc/sys/vm/dirty_ratio is. */
+static void test_bad_tunables_are_refused(void)
+{
+	KSHIM_ASSERT_EQ(kshim_sysctl_write("vm/dirty_ratio", "101"), -EINVAL);
+	KSHIM_ASSERT_EQ(kshim_sysctl_write("vm/dirty_ratio", "x"), -EINVAL);
+	KSHIM_ASSERT_EQ(kshim_sysctl_write("vm/no_such_knob", "1"), -ENOENT);
+	KSHIM_ASSERT_EQ(kshim_sysctl_read_long("vm/dirty_ratio"), 20);
+	/* The handler's side effect: a ratio clears the bytes form. */
+	KSHIM_ASSERT_EQ(kshim_sysctl_write_ul("vm/dirty_bytes", 64 << 20), 0);
+	KSHIM_ASSERT_EQ(kshim_sysctl_read_long("vm/dirty_ratio"), 0);
+	KSHIM_ASSERT_EQ(kshim_sysctl_write("vm/dirty_ratio", "15"), 0);
+	KSHIM_ASSERT_EQ(kshim_sysctl_read_long("vm/dirty_bytes"), 0);
+	default_tunables();
+}
+
+static const struct kshim_test list_tests[] = {
+	KSHIM_TEST(test_write_sync_reaches_disk),
+	KSHIM_TEST(test_dirtied_inode_goes_to_b_dirty_with_its_time),
+	KSHIM_TEST(test_b_dirty_stays_ordered_by_dirtied_when),
+	KSHIM_TEST(test_kupdate_takes_only_expired_inodes),
+	KSHIM_TEST(test_slice_exhausted_inode_is_served_again_in_the_same_pass),
+	KSHIM_TEST(test_blocked_inode_is_redirtied_with_a_fresh_time),
+	KSHIM_TEST(test_dirty_time_inode_is_written_on_sync),
+	KSHIM_TEST(test_dirty_time_inode_expires_to_b_dirty),
+	KSHIM_TEST(test_clean_inode_leaves_the_lists),
+	{ }
+};
+
+static const struct kshim_test sync_tests[] = {
+	KSHIM_TEST(test_sync_waits_for_writeback_already_in_flight),
+	KSHIM_TEST(test_sync_is_not_livelocked_by_a_dirtier),
+	KSHIM_TEST(test_evicting_inodes_wait_for_their_writeback),
+	{ }
+};
+
+static const struct kshim_test flusher_tests[] = {
+	KSHIM_TEST(test_background_writeback_starts_past_the_threshold),
+	KSHIM_TEST(test_periodic_writeback_writes_expired_data),
+	{ }
+};
+
+static const struct kshim_test bad_input_tests[] = {
+	KSHIM_TEST(test_write_error_is_reported_by_fdatawait),
+	KSHIM_TEST(test_bad_tunables_are_refused),
+	{ }
+};
+
+KSHIM_SUITES({ "lists", NULL, NULL, list_tests },
+	     { "sync", NULL, NULL, sync_tests },
+	     { "flusher", NULL, NULL, flusher_tests },
+	     { "bad_input", NULL, NULL, bad_input_tests });
