@@ -142,11 +142,17 @@ void kshim_runtime_init(void)
  * End of a test binary: run outstanding RCU callbacks, then every object
  * still allocated is a leak. Returns the number of problems found.
  */
+/* mm/swap.c, when linked: folios held by the per-CPU LRU batches are
+ * not leaked, only not yet on the LRU. */
+extern void lru_add_drain_all(void) __weak;
+
 int kshim_runtime_exit_checks(void)
 {
 	long leaks, pcpu;
 	int problems = 0;
 
+	if (lru_add_drain_all)
+		lru_add_drain_all();	/* queues work: before the workqueues stop */
 	kshim_hung_task_stop();
 	kshim_workqueue_exit();	/* runs what is queued: timers still tick */
 	kshim_time_exit();

@@ -17,6 +17,7 @@
 #include <linux/memblock.h>
 #include <linux/blkdev.h>
 #include <linux/writeback.h>
+#include <linux/sysctl.h>
 #include <linux/pipe_fs_i.h>
 #include <linux/user_namespace.h>
 #include <linux/log2.h>
@@ -63,8 +64,22 @@ void *alloc_large_system_hash(const char *tablename, unsigned long bucketsize,
  * is on) and cache (vfs_caches_init()), and pagecache_init(): the folio
  * wait queues, then the global dirty-limit domain, its CPU hotplug hooks
  * and the "vm" sysctls (page_writeback_init()). */
+/* The "vm" entry of kernel/sysctl.c (not compiled) that fs-writeback.c
+ * serves: the expiry of timestamp-only (lazytime) dirt. */
+static struct ctl_table kshim_vm_writeback_table[] = {
+	{
+		.procname	= "dirtytime_expire_seconds",
+		.data		= &dirtytime_expire_interval,
+		.maxlen		= sizeof(dirtytime_expire_interval),
+		.mode		= 0644,
+		.proc_handler	= dirtytime_interval_handler,
+		.extra1		= SYSCTL_ZERO,
+	},
+};
+
 static int __init kshim_vfs_init(void)
 {
+	register_sysctl_init("vm", kshim_vm_writeback_table);
 	inode_init_early();
 	inode_init();
 	pagecache_init();	/* folio wait queues, then page_writeback_init() */

@@ -290,62 +290,107 @@ static void test_kupdate_takes_only_expired_inodes(void)
 	teardown();
 }
 
+struct creator {
+	bool stop;
+	struct inode *files[256];
+	int nr;
+};
+
+/* Small files, one every 50 ms: there is always a young dirty inode on
+ * b_dirty, as in the large-file starvation report. */
+static void creator_fn(void *arg)
+{
+	struct creator *c = arg;
+
+	while (!READ_ONCE(c->stop) && c->nr < ARRAY_SIZE(c->files)) {
+		struct inode *inode = new_file(16384);
+
+		write_file(inode, 0, 4096 + c->nr % 3 * 4096);
+		c->files[c->nr++] = inode;
+		schedule_timeout_uninterruptible(msecs_to_jiffies(50));
+	}
+}
+
+static void creator_stop(struct creator *c, struct task_struct *t)
+{
+	WRITE_ONCE(c->stop, true);
+	kshim_task_join(t);
+	while (c->nr)
+		kshim_wbfs_release(c->files[--c->nr]);
+}
+
 /*
- * An inode with more dirty pages than one slice: its slice runs out, it
- * goes to b_more_io (requeue_io()) and the same writeback pass serves it
- * again until it is clean. The demonstration patch (redirty_tail() for a
- * used-up slice, the 2006 behaviour) leaves it dirty after one slice.
+ * kupdate writes an expired inode in slices (writeback_chunk_size(), at
+ * most 2048 pages with these limits); when a slice runs out the inode
+ * goes to b_more_io (requeue_io()) and the same pass serves it again,
+ * even while younger inodes wait on b_dirty. The demonstration patch
+ * (redirty_tail() for a used-up slice, the 2006 behaviour) gives it a
+ * fresh dirtied_when behind the young inodes, so each further slice
+ * waits another dirty_expire interval.
  */
 static void test_slice_exhausted_inode_is_served_again_in_the_same_pass(void)
 {
-	const size_t size = 16 << 20;	/* 4096 pages: over two slices */
+	const size_t size = 16 << 20;	/* 4096 pages: at least two slices */
 	struct kshim_wbfs_inode_stats st;
+	struct creator c = { };
+	struct task_struct *t;
 	struct inode *big;
+	unsigned long t0;
 
 	setup();
 	quiet_flusher();
+	KSHIM_ASSERT_EQ(kshim_sysctl_write("vm/dirty_expire_centisecs", "100"), 0);
+	KSHIM_ASSERT_EQ(kshim_sysctl_write("vm/dirty_writeback_centisecs", "10"), 0);
 	big = new_file(size);
+	t = kshim_task_run(creator_fn, &c, "creator", -1);
+	t0 = jiffies;
 	write_file(big, 0, size);
-	down_read(&sb->s_umount);
-	writeback_inodes_sb(sb, WB_REASON_SYNC);	/* WB_SYNC_NONE, one pass */
-	up_read(&sb->s_umount);
+	/* Expiry (1 s) plus slack; one more expiry would be 2 s. */
+	POLL_UNTIL_TIMEOUT(({ kshim_wbfs_get_stats(big, &st);
+			      st.pages_submitted == size >> PAGE_SHIFT; }),
+			   msecs_to_jiffies(5000));
 	kshim_wbfs_get_stats(big, &st);
 	KSHIM_ASSERT(st.writepages_calls >= 2);
 	KSHIM_ASSERT_EQ(st.pages_submitted, size >> PAGE_SHIFT);
-	KSHIM_ASSERT(!mapping_tagged(big->i_mapping, PAGECACHE_TAG_DIRTY));
+	KSHIM_ASSERT(time_before(jiffies, t0 + msecs_to_jiffies(1700)));
+	creator_stop(&c, t);
 	filemap_fdatawait(big->i_mapping);
 	KSHIM_ASSERT(disk_holds(big, size));
 	kshim_wbfs_release(big);
 	teardown();
 }
 
-/* An inode writeback cannot take now (here: still I_NEW) is put back on
- * b_dirty with a fresh dirtied_when (redirty_tail()), not retried at
- * once, and is written once it is available. */
+/* An inode writeback cannot take now (here: still I_NEW) goes back to
+ * b_dirty (redirty_tail()) with a fresh dirtied_when, behind a younger
+ * dirty inode, rather than being retried at once; it is written once it
+ * is available. */
 static void test_blocked_inode_is_redirtied_with_a_fresh_time(void)
 {
-	struct inode *inode;
+	struct inode *inode, *young;
 	unsigned long first;
 
 	setup();
 	quiet_flusher();
+	KSHIM_ASSERT_EQ(kshim_sysctl_write("vm/dirty_expire_centisecs", "100"), 0);
+	KSHIM_ASSERT_EQ(kshim_sysctl_write("vm/dirty_writeback_centisecs", "10"), 0);
 	inode = new_file(1 << 20);
+	young = new_file(1 << 20);
 	write_file(inode, 0, 4096);
 	spin_lock(&inode->i_lock);
 	inode->i_state |= I_NEW;
 	spin_unlock(&inode->i_lock);
 	first = inode->dirtied_when;
-	schedule_timeout_uninterruptible(3);
-	down_read(&sb->s_umount);
-	writeback_inodes_sb(sb, WB_REASON_SYNC);
-	up_read(&sb->s_umount);
+	schedule_timeout_uninterruptible(msecs_to_jiffies(600));
+	write_file(young, 0, 4096);
+	KSHIM_ASSERT(POLL_UNTIL_TIMEOUT(time_after(READ_ONCE(inode->dirtied_when),
+						   first), 5 * HZ));
 	KSHIM_ASSERT_EQ(written(inode), 0);
-	KSHIM_ASSERT(on_list(inode, &wb()->b_dirty));
-	KSHIM_ASSERT(time_after(inode->dirtied_when, first));
+	KSHIM_ASSERT(inode->i_state & I_DIRTY_PAGES);
 	unlock_new_inode(inode);
 	sync_sb();
 	KSHIM_ASSERT_EQ(written(inode), 1);
 	kshim_wbfs_release(inode);
+	kshim_wbfs_release(young);
 	teardown();
 }
 
