@@ -28,16 +28,6 @@
 
 #define MAX_TEST_CPUS	64
 
-/* Poll until cond holds (true) or timeout jiffies passed (false). */
-#define POLL_UNTIL_TIMEOUT(cond, timeout)				\
-({									\
-	unsigned long __end = READ_ONCE(jiffies) + (timeout);		\
-	bool __ok;							\
-	while (!(__ok = (cond)) &&					\
-	       time_before(READ_ONCE(jiffies), __end))			\
-		schedule_timeout_uninterruptible(1);			\
-	__ok;								\
-})
 #define POLL_UNTIL(cond)	POLL_UNTIL_TIMEOUT(cond, 20 * HZ)
 
 static void note_peak(atomic_t *peak, int v)

@@ -30,16 +30,6 @@
 
 #define IMG_SIZE	(128ULL << 20)
 
-#define POLL_UNTIL_TIMEOUT(cond, timeout)				\
-({									\
-	unsigned long __end = READ_ONCE(jiffies) + (timeout);		\
-	bool __ok;							\
-	while (!(__ok = (cond)) &&					\
-	       time_before(READ_ONCE(jiffies), __end))			\
-		schedule_timeout_uninterruptible(1);			\
-	__ok;								\
-})
-
 static char img[128];
 static struct kshim_bdev *kb;
 static struct super_block *sb;

@@ -47,6 +47,22 @@ void __noreturn kshim_test_skip(const char *why);
 /* Iterations for loops that stress: KSHIM_STRESS scales them. */
 unsigned long kshim_test_scale(unsigned long n);
 
+/*
+ * Poll until cond holds (true) or timeout jiffies passed (false), sleeping
+ * a jiffy between tries: a wait that never depends on machine speed when
+ * it succeeds and fails instead of hanging. The caller includes
+ * linux/jiffies.h and linux/sched.h.
+ */
+#define POLL_UNTIL_TIMEOUT(cond, timeout)				\
+({									\
+	unsigned long __end = READ_ONCE(jiffies) + (timeout);		\
+	bool __ok;							\
+	while (!(__ok = (cond)) &&					\
+	       time_before(READ_ONCE(jiffies), __end))			\
+		schedule_timeout_uninterruptible(1);			\
+	__ok;								\
+})
+
 #define KSHIM_ASSERT(c)							\
 	kshim_test_assert(!!(c), #c, __FILE__, __LINE__, __func__, false)
 #define KSHIM_ASSERT_FATAL(c)						\
