@@ -2071,7 +2071,6 @@ void kshim_workqueue_exit(void)
 void kshim_workqueue_mark_boot_done(void)
 {
 	struct workqueue_struct *wq;
-
 	int i;
 
 	mutex_lock(&wq_pool_mutex);

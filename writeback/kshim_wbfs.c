@@ -31,6 +31,7 @@ struct wbfs_sb {
 	sector_t next_sector;		/* extents: a bump allocator */
 	sector_t nr_sectors;
 	atomic64_t bytes_written;
+	atomic_long_t pages_in_flight;	/* data pages submitted, not completed */
 	/*
 	 * The root: fs-writeback.c only writes a superblock that has one
 	 * (super_trylock_shared()), and kshim has no dentry cache. A
@@ -85,6 +86,8 @@ static void wbfs_data_end_io(struct bio *bio)
 		atomic_long_add(pages, &wi->pages_written);
 		atomic64_set(&wi->last_written_ns, kshim_clock_ns());
 	}
+	if (wi)
+		atomic_long_sub(pages, &WBFS_SB(wi->vfs.i_sb)->pages_in_flight);
 	bio_for_each_folio_all(fi, bio)
 		folio_end_writeback(fi.folio);
 	bio_put(bio);
@@ -117,6 +120,7 @@ static int wbfs_writepages(struct address_space *mapping,
 		folio_start_writeback(folio);
 		folio_unlock(folio);
 		atomic_long_add(folio_nr_pages(folio), &wi->pages_submitted);
+		atomic_long_add(folio_nr_pages(folio), &fs->pages_in_flight);
 		if (bio && (sector != next || !bio_add_folio(bio, folio, len, 0))) {
 			wbfs_submit(fs, bio);
 			bio = NULL;
@@ -375,6 +379,11 @@ void kshim_wbfs_get_stats(struct inode *inode,
 u64 kshim_wbfs_bytes_written(struct super_block *sb)
 {
 	return atomic64_read(&WBFS_SB(sb)->bytes_written);
+}
+
+long kshim_wbfs_pages_in_flight(struct super_block *sb)
+{
+	return atomic_long_read(&WBFS_SB(sb)->pages_in_flight);
 }
 
 /* ==== Mount and unmount ================================================== */

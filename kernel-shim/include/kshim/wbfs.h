@@ -60,5 +60,7 @@ void kshim_wbfs_get_stats(struct inode *inode,
 			  struct kshim_wbfs_inode_stats *st);
 /* Bytes the filesystem has written to the device (data and inodes). */
 u64 kshim_wbfs_bytes_written(struct super_block *sb);
+/* Data pages submitted whose bios have not completed (all files). */
+long kshim_wbfs_pages_in_flight(struct super_block *sb);
 
 #endif
