@@ -285,8 +285,15 @@ static void free_the_page(struct page *page, unsigned int order)
 {
 	unsigned long pfn = page_to_pfn(page), n = 1UL << order, i;
 
-	if (!pfn_valid(pfn) || !IS_ALIGNED(pfn, n) ||
-	    find_next_zero_bit(pa_used, pfn + n, pfn) < pfn + n)
+	bool allocated = false;
+
+	if (pfn_valid(pfn) && IS_ALIGNED(pfn, n)) {
+		/* pa_used is changed under pa_lock, by other tasks too. */
+		kshim_raw_lock(&pa_lock);
+		allocated = find_next_zero_bit(pa_used, pfn + n, pfn) >= pfn + n;
+		kshim_raw_unlock(&pa_lock);
+	}
+	if (!allocated)
 		kshim_fatal("freeing pfn %#lx order %u: not an allocated run (double free?)",
 			    pfn, order);
 	if (PageReserved(page))

@@ -114,7 +114,12 @@ static struct cred kshim_init_cred = {
 	.user_ns	= &init_user_ns,
 };
 
-static struct kshim_task *task_alloc(const char *name, int cpu)
+/*
+ * The task is complete before task_list_add() publishes it: khungtaskd walks
+ * the list and reads __state and flags without the creator's help.
+ */
+static struct kshim_task *task_alloc(const char *name, int cpu,
+				     unsigned int state, unsigned int pf_flags)
 {
 	struct kshim_task *kt = kshim_host_alloc(sizeof(*kt), 64);
 
@@ -130,7 +135,8 @@ static struct kshim_task *task_alloc(const char *name, int cpu)
 	kt->task.real_cred = &kshim_init_cred;
 	kt->task.static_prio = DEFAULT_PRIO;
 	kt->task.prio = DEFAULT_PRIO;
-	kt->task.__state = TASK_RUNNING;
+	kt->task.__state = state;
+	kt->task.flags = pf_flags;
 	strscpy(kt->task.comm, name, sizeof(kt->task.comm));
 	if (cpu < 0)
 		cpu = (atomic_inc_return(&next_cpu) - 1) % nr_cpu_ids;
@@ -172,7 +178,7 @@ struct task_struct *kshim_current(void)
 
 struct task_struct *kshim_task_adopt(const char *name)
 {
-	struct kshim_task *kt = task_alloc(name, 0);
+	struct kshim_task *kt = task_alloc(name, 0, TASK_RUNNING, 0);
 
 	kt->adopted = true;
 	kshim_sched->task_adopt(&kt->task);
@@ -216,11 +222,9 @@ struct task_struct *kshim_task_create_ex(void (*fn)(void *), void *arg,
 	int err;
 
 	kshim_runtime_init();
-	kt = task_alloc(name, cpu);
+	kt = task_alloc(name, cpu, state, pf_flags);
 	kt->fn = fn;
 	kt->arg = arg;
-	kt->task.__state = state;
-	kt->task.flags = pf_flags;
 	kt->task.worker_private = worker_private;
 	err = kshim_sched->task_start(&kt->task);
 	if (err)

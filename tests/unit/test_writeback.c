@@ -77,6 +77,41 @@ static struct bdi_writeback *wb(void)
 	return &sb->s_bdi->wb;
 }
 
+/*
+ * The inode's fields as the kernel reads them: i_state and dirtied_when
+ * under i_lock (every writer holds it), i_io_list under wb->list_lock.
+ * A bare read here would race with the flusher (TSan reports it).
+ */
+static unsigned long i_state_of(struct inode *inode)
+{
+	unsigned long state;
+
+	spin_lock(&inode->i_lock);
+	state = inode->i_state;
+	spin_unlock(&inode->i_lock);
+	return state;
+}
+
+static unsigned long dirtied_when_of(struct inode *inode)
+{
+	unsigned long when;
+
+	spin_lock(&inode->i_lock);
+	when = inode->dirtied_when;
+	spin_unlock(&inode->i_lock);
+	return when;
+}
+
+static bool on_no_list(struct inode *inode)
+{
+	bool empty;
+
+	spin_lock(&wb()->list_lock);
+	empty = list_empty(&inode->i_io_list);
+	spin_unlock(&wb()->list_lock);
+	return empty;
+}
+
 /* Is the inode on this list of its wb? (under wb->list_lock) */
 static bool on_list(struct inode *inode, struct list_head *head)
 {
@@ -163,12 +198,12 @@ static void test_write_sync_reaches_disk(void)
 	inode = kshim_wbfs_create(sb, 1 << 20);
 	KSHIM_ASSERT_FATAL(!IS_ERR(inode));
 	write_file(inode, 0, 100 << 10);
-	KSHIM_ASSERT(inode->i_state & I_DIRTY_PAGES);
+	KSHIM_ASSERT(i_state_of(inode) & I_DIRTY_PAGES);
 	KSHIM_ASSERT(mapping_tagged(inode->i_mapping, PAGECACHE_TAG_DIRTY));
 	KSHIM_ASSERT(!disk_holds(inode, 100 << 10));
 	sync_sb();
 	KSHIM_ASSERT_EQ(written(inode), 25);
-	KSHIM_ASSERT(!(inode->i_state & I_DIRTY));
+	KSHIM_ASSERT(!(i_state_of(inode) & I_DIRTY));
 	KSHIM_ASSERT(!mapping_tagged(inode->i_mapping, PAGECACHE_TAG_DIRTY));
 	KSHIM_ASSERT(!mapping_tagged(inode->i_mapping, PAGECACHE_TAG_WRITEBACK));
 	KSHIM_ASSERT(disk_holds(inode, 100 << 10));
@@ -207,13 +242,13 @@ static void test_dirtied_inode_goes_to_b_dirty_with_its_time(void)
 	setup();
 	quiet_flusher();
 	inode = new_file(1 << 20);
-	KSHIM_ASSERT(list_empty(&inode->i_io_list));
+	KSHIM_ASSERT(on_no_list(inode));
 	before = jiffies;
 	write_file(inode, 0, 4096);
 	KSHIM_ASSERT(on_list(inode, &wb()->b_dirty));
-	KSHIM_ASSERT(inode->i_state & I_DIRTY_PAGES);
-	KSHIM_ASSERT(!time_before(inode->dirtied_when, before));
-	KSHIM_ASSERT(!time_after(inode->dirtied_when, jiffies));
+	KSHIM_ASSERT(i_state_of(inode) & I_DIRTY_PAGES);
+	KSHIM_ASSERT(!time_before(dirtied_when_of(inode), before));
+	KSHIM_ASSERT(!time_after(dirtied_when_of(inode), jiffies));
 	KSHIM_ASSERT(wb_has_dirty_io(wb()));
 	kshim_wbfs_release(inode);
 	teardown();
@@ -244,7 +279,7 @@ static void test_b_dirty_stays_ordered_by_dirtied_when(void)
 	KSHIM_ASSERT_PTR_EQ(list_last_entry(&wb()->b_dirty, struct inode, i_io_list), f[0]);
 	spin_unlock(&wb()->list_lock);
 	KSHIM_ASSERT_EQ(n, 4);
-	KSHIM_ASSERT(time_before(f[0]->dirtied_when, f[3]->dirtied_when));
+	KSHIM_ASSERT(time_before(dirtied_when_of(f[0]), dirtied_when_of(f[3])));
 	for (k = 0; k < 4; k++)
 		kshim_wbfs_release(f[k]);
 	teardown();
@@ -369,13 +404,13 @@ static void test_blocked_inode_is_redirtied_with_a_fresh_time(void)
 	spin_lock(&inode->i_lock);
 	inode->i_state |= I_NEW;
 	spin_unlock(&inode->i_lock);
-	first = inode->dirtied_when;
+	first = dirtied_when_of(inode);
 	schedule_timeout_uninterruptible(msecs_to_jiffies(600));
 	write_file(young, 0, 4096);
-	KSHIM_ASSERT(POLL_UNTIL_TIMEOUT(time_after(READ_ONCE(inode->dirtied_when),
+	KSHIM_ASSERT(POLL_UNTIL_TIMEOUT(time_after(dirtied_when_of(inode),
 						   first), 5 * HZ));
 	KSHIM_ASSERT_EQ(written(inode), 0);
-	KSHIM_ASSERT(inode->i_state & I_DIRTY_PAGES);
+	KSHIM_ASSERT(i_state_of(inode) & I_DIRTY_PAGES);
 	unlock_new_inode(inode);
 	sync_sb();
 	KSHIM_ASSERT_EQ(written(inode), 1);
@@ -397,12 +432,12 @@ static void test_dirty_time_inode_is_written_on_sync(void)
 	sync_sb();	/* the creation's own dirt, if any, is gone */
 	kshim_wbfs_get_stats(inode, &st);
 	kshim_wbfs_touch_time(inode);
-	KSHIM_ASSERT(inode->i_state & I_DIRTY_TIME);
+	KSHIM_ASSERT(i_state_of(inode) & I_DIRTY_TIME);
 	KSHIM_ASSERT(on_list(inode, &wb()->b_dirty_time));
 	KSHIM_ASSERT(!on_list(inode, &wb()->b_dirty));
 	sync_sb();
-	KSHIM_ASSERT(!(inode->i_state & I_DIRTY_TIME));
-	KSHIM_ASSERT(list_empty(&inode->i_io_list));
+	KSHIM_ASSERT(!(i_state_of(inode) & I_DIRTY_TIME));
+	KSHIM_ASSERT(on_no_list(inode));
 	KSHIM_ASSERT_EQ(st.write_inode_calls + 1, ({
 		struct kshim_wbfs_inode_stats now;
 		kshim_wbfs_get_stats(inode, &now);
@@ -425,9 +460,9 @@ static void test_dirty_time_inode_expires_to_b_dirty(void)
 	inode = new_file(1 << 20);
 	sync_sb();
 	kshim_wbfs_touch_time(inode);
-	KSHIM_ASSERT(POLL_UNTIL_TIMEOUT(!(READ_ONCE(inode->i_state) & I_DIRTY_TIME),
+	KSHIM_ASSERT(POLL_UNTIL_TIMEOUT(!(i_state_of(inode) & I_DIRTY_TIME),
 					20 * HZ));
-	KSHIM_ASSERT(POLL_UNTIL_TIMEOUT(list_empty(&inode->i_io_list), 20 * HZ));
+	KSHIM_ASSERT(POLL_UNTIL_TIMEOUT(on_no_list(inode), 20 * HZ));
 	kshim_wbfs_get_stats(inode, &st);
 	KSHIM_ASSERT(st.write_inode_calls >= 1);
 	KSHIM_ASSERT_EQ(kshim_sysctl_write("vm/dirtytime_expire_seconds", "43200"), 0);
@@ -443,9 +478,9 @@ static void test_clean_inode_leaves_the_lists(void)
 	quiet_flusher();
 	inode = new_file(1 << 20);
 	write_file(inode, 0, 3 * 4096);
-	KSHIM_ASSERT(!list_empty(&inode->i_io_list));
+	KSHIM_ASSERT(!on_no_list(inode));
 	sync_sb();
-	KSHIM_ASSERT(list_empty(&inode->i_io_list));
+	KSHIM_ASSERT(on_no_list(inode));
 	KSHIM_ASSERT(!wb_has_dirty_io(wb()));
 	kshim_wbfs_release(inode);
 	teardown();
