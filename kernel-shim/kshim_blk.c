@@ -26,6 +26,8 @@
 #include <linux/vmstat.h>
 #include <linux/err.h>
 #include <linux/string.h>
+#include <linux/fs.h>
+#include <linux/log2.h>
 
 #include <kshim/bdev.h>
 #include <kshim/runtime.h>
@@ -407,6 +409,9 @@ void blk_finish_plug(struct blk_plug *plug)
 
 /* ---- devices ----------------------------------------------------------------- */
 
+/* Marks the struct file of a kshim device (file_bdev()); no operations. */
+static const struct file_operations kshim_bdev_file_ops;
+
 struct kshim_bdev *kshim_bdev_open(const struct kshim_bdev_config *cfg)
 {
 	unsigned int lbs = cfg->sector_size ? cfg->sector_size : 512;
@@ -448,6 +453,9 @@ struct kshim_bdev *kshim_bdev_open(const struct kshim_bdev_config *cfg)
 	bdev->bd_dev = MKDEV(KSHIM_BLK_MAJOR, idx);
 	bdev->bd_nr_sectors = kshim_host_disk_size(kb->disk) >> SECTOR_SHIFT;
 	atomic_set(&bdev->__bd_flags, BD_HAS_SUBMIT_BIO);
+	kb->file = kzalloc(sizeof(*kb->file), GFP_KERNEL | __GFP_NOFAIL);
+	kb->file->f_op = &kshim_bdev_file_ops;
+	kb->file->private_data = bdev;
 
 	kb->queue_depth = cfg->queue_depth ? cfg->queue_depth : 64;
 	kb->wake_batch = clamp(kb->queue_depth / 8, 1U, 8U);
@@ -469,6 +477,35 @@ struct block_device *kshim_bdev_bdev(struct kshim_bdev *kb)
 	return kb->bdev;
 }
 
+struct file *kshim_bdev_file(struct kshim_bdev *kb)
+{
+	return kb->file;
+}
+
+/*
+ * file_bdev() and set_blocksize() on kshim's own open-device files (there
+ * is no bdev inode or bdev page cache: block/bdev.c is not compiled).
+ */
+struct block_device *file_bdev(struct file *bdev_file)
+{
+	if (!bdev_file || bdev_file->f_op != &kshim_bdev_file_ops)
+		kshim_fatal("file_bdev: %p is not a block device kshim opened",
+			    bdev_file);
+	return bdev_file->private_data;
+}
+
+/* The kernel's checks; there is no bdev page cache to resize or drop. */
+int set_blocksize(struct file *file, int size)
+{
+	struct block_device *bdev = file_bdev(file);
+
+	if (size > PAGE_SIZE || size < 512 || !is_power_of_2(size))
+		return -EINVAL;
+	if (size < bdev_logical_block_size(bdev))
+		return -EINVAL;
+	return 0;
+}
+
 struct kshim_disk *kshim_bdev_disk(struct kshim_bdev *kb)
 {
 	return kb->disk;
@@ -487,6 +524,7 @@ void kshim_bdev_close(struct kshim_bdev *kb)
 	kshim_blk_stats_free(kb);
 	kfree(kb->q);
 	kfree(kb->bdev);
+	kfree(kb->file);
 	kfree(kb->gd);
 	kfree(kb);
 }

@@ -24,6 +24,7 @@ struct kshim_bdev {
 	struct kshim_disk *disk;
 	struct gendisk *gd;
 	struct block_device *bdev;
+	struct file *file;		/* the open device, as bdev_file_open_*() gives */
 	struct request_queue *q;
 	struct task_struct *task;	/* completion ("interrupt") task */
 

@@ -28,6 +28,7 @@
 #include <linux/vmstat.h>
 #include <linux/bitmap.h>
 #include <linux/find.h>
+#include <linux/vmalloc.h>
 #include <kshim/host.h>
 #include <kshim/runtime.h>
 
@@ -271,6 +272,62 @@ unsigned long get_free_pages_noprof(gfp_t gfp, unsigned int order)
 unsigned long get_zeroed_page_noprof(gfp_t gfp)
 {
 	return get_free_pages_noprof(gfp | __GFP_ZERO, 0);
+}
+
+/*
+ * The bulk allocator fills the empty slots of PAGE_ARRAY with single
+ * pages and returns how many slots are filled, stopping at the first
+ * failure, as the kernel's does. The list form is not used by any file
+ * kshim compiles.
+ */
+unsigned long alloc_pages_bulk_noprof(gfp_t gfp, int preferred_nid,
+				      nodemask_t *nodemask, int nr_pages,
+				      struct list_head *page_list,
+				      struct page **page_array)
+{
+	int i, filled = 0;
+
+	if (page_list || !page_array)
+		kshim_unimplemented("alloc_pages_bulk_noprof (onto a list)");
+	for (i = 0; i < nr_pages; i++) {
+		if (!page_array[i]) {
+			page_array[i] = alloc_pages_at(gfp, 0, _RET_IP_);
+			if (!page_array[i])
+				break;
+		}
+		filled++;
+	}
+	return filled;
+}
+
+/*
+ * vm_map_ram() without page tables: every page already has one linear
+ * address (pfn_to_virt), so pages with consecutive pfns are mapped by
+ * that address. Scattered pages cannot be made contiguous here and
+ * abort loudly: see docs/FAKES.md.
+ */
+void *vm_map_ram(struct page **pages, unsigned int count, int node)
+{
+	unsigned int i;
+
+	for (i = 1; i < count; i++)
+		if (page_to_pfn(pages[i]) != page_to_pfn(pages[0]) + i)
+			kshim_fatal("vm_map_ram: %u pages with scattered pfns "
+				    "(page %u is pfn %#lx after %#lx); kshim can "
+				    "only map consecutive pages", count, i,
+				    page_to_pfn(pages[i]),
+				    page_to_pfn(pages[i - 1]));
+	return page_address(pages[0]);
+}
+
+void vm_unmap_ram(const void *mem, unsigned int count)
+{
+	/* Nothing was mapped: the linear address stays valid. */
+}
+
+void vm_unmap_aliases(void)
+{
+	/* No lazily unmapped aliases exist. */
 }
 
 static void bad_page(struct page *page, const char *reason)

@@ -2,8 +2,9 @@
 /*
  * printk, panic, BUG and WARN, and kshim's own failure reports.
  *
- * printk output is formatted by the C library's vsnprintf (the kernel's
- * %p extensions such as %pS are not understood: see docs/FAKES.md), kept
+ * printk output is formatted by the C library's snprintf one conversion
+ * at a time, with the kernel's %pV expanded by kshim (the other %p
+ * extensions such as %pS are not understood: see docs/FAKES.md), kept
  * in a capture buffer tests can search, and echoed to stderr when
  * KSHIM_VERBOSE is set or when the message is KERN_WARNING or worse.
  */
@@ -77,6 +78,142 @@ const char *kshim_printk_buffer(void)
 
 static int last_level = LOGLEVEL_DEFAULT;
 
+/*
+ * The kernel's %pV (a struct va_format: a format and its va_list, how
+ * xfs_message.c and other printk wrappers pass their arguments on) is
+ * not known to the C library. kshim_vformat() formats one conversion at a
+ * time with the C library and expands %pV itself, recursively. Other %p
+ * extensions (%pS, %pg...) print as a plain %p followed by their letters.
+ */
+static int format_one(char *buf, size_t size, const char *spec, size_t len,
+		      va_list *ap);
+
+static int kshim_vformat(char *buf, size_t size, const char *fmt, va_list *ap)
+{
+	size_t n = 0;
+
+	while (*fmt) {
+		const char *start = fmt;
+		size_t room = n < size ? size - n : 0;
+		int r;
+
+		if (*fmt != '%') {
+			while (*fmt && *fmt != '%')
+				fmt++;
+			r = fmt - start;
+			if (room)
+				memcpy(buf + n, start, min_t(size_t, r, room - 1));
+		} else {
+			fmt++;
+			fmt += strspn(fmt, "-+ #0'");
+			fmt += strspn(fmt, "0123456789*");
+			if (*fmt == '.') {
+				fmt++;
+				fmt += strspn(fmt, "0123456789*");
+			}
+			fmt += strspn(fmt, "hlLqjzt");
+			if (*fmt == 'p' && fmt[1] == 'V') {
+				struct va_format *vaf = va_arg(*ap, struct va_format *);
+				va_list inner;
+
+				va_copy(inner, *vaf->va);
+				r = kshim_vformat(room ? buf + n : NULL, room,
+						  vaf->fmt, &inner);
+				va_end(inner);
+				fmt += 2;
+			} else {
+				if (*fmt)
+					fmt++;
+				r = format_one(room ? buf + n : NULL, room, start,
+					       fmt - start, ap);
+			}
+		}
+		if (r < 0)
+			return r;
+		n += r;
+		if (n < size)
+			buf[n] = 0;
+	}
+	if (size)
+		buf[min(n, size - 1)] = 0;
+	return n;
+}
+
+/* One conversion SPEC (LEN bytes, "%" to the conversion letter). */
+static int format_one(char *buf, size_t size, const char *spec, size_t len,
+		      va_list *ap)
+{
+	char f[64], conv = spec[len - 1];
+	size_t i, o = 0;
+	bool l = false, ll = false, z = false, h = false;
+
+	/* Copy the spec, replacing each '*' with the int argument it takes. */
+	for (i = 0; i < len && o < sizeof(f) - 16; i++) {
+		if (spec[i] == '*')
+			o += sprintf(f + o, "%d", va_arg(*ap, int));
+		else
+			f[o++] = spec[i];
+	}
+	f[o] = 0;
+	for (i = 1; i < len - 1; i++) {
+		if (spec[i] == 'l')
+			(l ? (ll = true) : (l = true));
+		else if (spec[i] == 'z' || spec[i] == 't' || spec[i] == 'j')
+			z = true;
+		else if (spec[i] == 'h')
+			h = true;
+	}
+	(void)h;	/* promoted to int: read as int */
+	switch (conv) {
+	case '%':
+		return snprintf(buf, size, "%%");
+	case 'd': case 'i':
+		if (ll)
+			return snprintf(buf, size, f, va_arg(*ap, long long));
+		if (l || z)
+			return snprintf(buf, size, f, va_arg(*ap, long));
+		return snprintf(buf, size, f, va_arg(*ap, int));
+	case 'u': case 'x': case 'X': case 'o': case 'c':
+		if (ll)
+			return snprintf(buf, size, f,
+					va_arg(*ap, unsigned long long));
+		if (l || z)
+			return snprintf(buf, size, f, va_arg(*ap, unsigned long));
+		return snprintf(buf, size, f, va_arg(*ap, unsigned int));
+	case 's':
+		return snprintf(buf, size, f, va_arg(*ap, const char *));
+	case 'p':
+		return snprintf(buf, size, f, va_arg(*ap, void *));
+	default:
+		/* Not a conversion kshim knows: print it as written. */
+		return snprintf(buf, size, "%.*s", (int)len, spec);
+	}
+}
+
+int vscnprintf(char *buf, size_t size, const char *fmt, va_list args)
+{
+	va_list ap;
+	int n;
+
+	va_copy(ap, args);
+	n = kshim_vformat(buf, size, fmt, &ap);
+	va_end(ap);
+	if (n < 0 || !size)
+		return 0;
+	return n < (int)size ? n : (int)size - 1;
+}
+
+int scnprintf(char *buf, size_t size, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vscnprintf(buf, size, fmt, ap);
+	va_end(ap);
+	return n;
+}
+
 static int vprint(bool to_stderr, const char *fmt, va_list ap)
 {
 	char buf[1024];
@@ -93,7 +230,13 @@ static int vprint(bool to_stderr, const char *fmt, va_list ap)
 		fmt += 2;
 	}
 	WRITE_ONCE(last_level, level);	/* any task may printk */
-	n = kshim_host_vsnprintf(buf, sizeof(buf), fmt, ap);
+	{
+		va_list copy;
+
+		va_copy(copy, ap);
+		n = kshim_vformat(buf, sizeof(buf), fmt, &copy);
+		va_end(copy);
+	}
 	if (n < 0)
 		return n;
 	if (n >= (int)sizeof(buf))

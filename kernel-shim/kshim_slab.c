@@ -512,6 +512,11 @@ void *__kvmalloc_node_noprof(size_t size, gfp_t flags, int node)
 	return kmalloc_any(size, flags, _RET_IP_);
 }
 
+void *kvrealloc_noprof(const void *p, size_t size, gfp_t flags)
+{
+	return krealloc_noprof(p, size, flags);
+}
+
 void kvfree(const void *addr)
 {
 	if (!ZERO_OR_NULL_PTR(addr) &&
@@ -530,6 +535,21 @@ void kvfree_sensitive(const void *addr, size_t len)
 
 /* mm/util.c's duplication helpers (mm/util.c is not compiled, see
  * kshim_mm_fakes.c): allocations of this slab like any other. */
+/*
+ * kstrdup_const() and kfree_const() (mm/util.c) always copy and always
+ * free: kshim cannot tell .rodata from the heap portably, and a copy is
+ * what kstrdup_const() does for any string not in .rodata anyway.
+ */
+const char *kstrdup_const(const char *s, gfp_t gfp)
+{
+	return s ? kmemdup_noprof(s, strlen(s) + 1, gfp) : NULL;
+}
+
+void kfree_const(const void *x)
+{
+	kfree(x);
+}
+
 void *kmemdup_noprof(const void *src, size_t len, gfp_t gfp)
 {
 	void *p = kmalloc_any(len, gfp, _RET_IP_);

@@ -18,6 +18,7 @@
 #include <linux/cpumask.h>
 #include <linux/preempt.h>
 #include <linux/wait.h>
+#include <linux/sched/wake_q.h>
 #include <linux/cred.h>
 #include <linux/user_namespace.h>
 #include <kshim/host.h>
@@ -442,6 +443,23 @@ int wake_up_process(struct task_struct *p)
 int wake_up_state(struct task_struct *p, unsigned int state)
 {
 	return try_to_wake_up(p, state, 0);
+}
+
+/*
+ * Wake queues (kernel/locking/semaphore.c uses them) without the queue:
+ * wake_q_add() wakes the task at once instead of after the waker drops
+ * its lock. The waiter has been told it may go on before it is queued
+ * (semaphore's waiter->up), so an early wake is one the kernel allows;
+ * what is lost is only the shorter lock hold. Listed in docs/FAKES.md.
+ */
+void wake_q_add(struct wake_q_head *head, struct task_struct *task)
+{
+	wake_up_process(task);
+}
+
+void wake_up_q(struct wake_q_head *head)
+{
+	/* wake_q_add() woke everyone already. */
 }
 
 /* kernel/sched/core.c's, verbatim in effect: wake the waiting task. */

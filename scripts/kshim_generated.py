@@ -11,11 +11,14 @@ shims, before the tree):
   asm/X.h                "#include <asm-generic/X.h>" for each X in
                          ASM_GENERIC: Kbuild's generic-y/mandatory-y for an
                          architecture that has no header of its own
+  crc32table.h           lib/gen_crc32table.c built and run on the host
+                         (lib/crc32.c includes it)
 
 Run by meson at configure time; the kernel flags follow "--"."""
 import argparse
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -132,6 +135,31 @@ def asm_generic(tree, out):
             os.unlink(os.path.join(adir, h))
 
 
+def crc32table(tree, out, autoconf):
+    """lib/gen_crc32table.c, a host program, -> crc32table.h, as Kbuild
+    does it. It includes ../include/generated/autoconf.h relative to lib/,
+    which a source tree does not have: it is built in a scratch copy of
+    that layout with kshim's autoconf.h."""
+    with tempfile.TemporaryDirectory() as tmp:
+        for d in ('lib', 'include/linux', 'include/generated'):
+            os.makedirs(os.path.join(tmp, d))
+        for f in ('lib/gen_crc32table.c', 'lib/crc32defs.h',
+                  'include/linux/crc32poly.h'):
+            shutil.copy(os.path.join(tree, f), os.path.join(tmp, f))
+        shutil.copy(autoconf, os.path.join(tmp, 'include/generated'))
+        exe = os.path.join(tmp, 'gen_crc32table')
+        r = subprocess.run(['cc', '-o', exe,
+                            os.path.join(tmp, 'lib/gen_crc32table.c')],
+                           capture_output=True, text=True)
+        if r.returncode != 0:
+            sys.exit(f'kshim: building lib/gen_crc32table.c failed:\n'
+                     f'{r.stderr.strip()}')
+        r = subprocess.run([exe], capture_output=True, text=True)
+        if r.returncode != 0:
+            sys.exit('kshim: lib/gen_crc32table failed')
+    write_if_changed(os.path.join(out, 'crc32table.h'), r.stdout)
+
+
 def main():
     argv = sys.argv[1:]
     cflags = []
@@ -142,6 +170,8 @@ def main():
     ap.add_argument('--tree', required=True)
     ap.add_argument('--hz', required=True, type=int)
     ap.add_argument('--out', required=True)
+    ap.add_argument('--autoconf', required=True,
+                    help="kshim's generated/autoconf.h")
     ap.add_argument('--cc', required=True, nargs='+',
                     help='the C compiler command (may be several words)')
     a = ap.parse_args(argv)
@@ -150,6 +180,7 @@ def main():
     timeconst(a.tree, a.hz, gen)
     asm_generic(a.tree, a.out)	# bounds.c needs them
     bounds(a.tree, a.cc, cflags, gen)
+    crc32table(a.tree, a.out, a.autoconf)
 
 
 if __name__ == '__main__':

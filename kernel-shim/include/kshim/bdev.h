@@ -45,6 +45,9 @@ struct kshim_bdev_config {
 /* Open an image as a device. ERR_PTR with the reason printed on error. */
 struct kshim_bdev *kshim_bdev_open(const struct kshim_bdev_config *cfg);
 struct block_device *kshim_bdev_bdev(struct kshim_bdev *kb);
+/* The device opened as a file (file_bdev() gives the bdev back): what
+ * bdev_file_open_by_path() gives a filesystem. */
+struct file *kshim_bdev_file(struct kshim_bdev *kb);
 struct kshim_disk *kshim_bdev_disk(struct kshim_bdev *kb);
 /* Wait for in-flight I/O, write the cache back (clean power-down), free. */
 void kshim_bdev_close(struct kshim_bdev *kb);

@@ -113,6 +113,9 @@
 
 #define smp_mb__after_spinlock()	smp_mb()
 
+/* As the kernel's: declared here, used by linux/ftrace.h. */
+int in_lock_functions(unsigned long addr);
+
 int _atomic_dec_and_lock(atomic_t *atomic, spinlock_t *lock);
 #define atomic_dec_and_lock(atomic, lock) \
 	__cond_lock(lock, _atomic_dec_and_lock(atomic, lock))

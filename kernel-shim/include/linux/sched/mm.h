@@ -52,6 +52,16 @@ static inline void memalloc_flags_restore(unsigned int flags)
 #define memalloc_pin_save()		memalloc_flags_save(PF_MEMALLOC_PIN)
 #define memalloc_pin_restore(f)		memalloc_flags_restore(f)
 
+/*
+ * An allocation that failed and will be retried (xfs_buf.c) waits a tick
+ * first, as the kernel's memalloc_retry_wait() does, whatever the flags.
+ */
+static inline void memalloc_retry_wait(gfp_t gfp_flags)
+{
+	__set_current_state(TASK_UNINTERRUPTIBLE);
+	io_schedule_timeout(1);
+}
+
 /* Where lockdep would check reclaim recursion; kshim's allocator checks it. */
 #define fs_reclaim_acquire(gfp)		do { (void)(gfp); } while (0)
 #define fs_reclaim_release(gfp)		do { (void)(gfp); } while (0)

@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kobjects without sysfs (lib/kobject.c is not compiled: there is no
+ * sysfs to add them to). What callers rely on is kept: the reference
+ * count, and ktype->release() when the last reference goes, which is
+ * where XFS frees or completes what the kobject is embedded in
+ * (xfs_sysfs_release() completes the kobject's completion). Listed in
+ * docs/FAKES.md.
+ */
+#include <linux/kobject.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <kshim/runtime.h>
+
+int kobject_init_and_add(struct kobject *kobj, const struct kobj_type *ktype,
+			 struct kobject *parent, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!kobj || !ktype)
+		kshim_fatal("kobject_init_and_add: %s is NULL",
+			    kobj ? "the ktype" : "the kobject");
+	memset(kobj, 0, sizeof(*kobj));
+	kref_init(&kobj->kref);
+	INIT_LIST_HEAD(&kobj->entry);
+	kobj->ktype = ktype;
+	kobj->parent = parent;
+	kobj->state_initialized = 1;
+	va_start(ap, fmt);
+	kobj->name = kvasprintf(GFP_KERNEL, fmt, ap);
+	va_end(ap);
+	return kobj->name ? 0 : -ENOMEM;
+}
+
+void kobject_del(struct kobject *kobj)
+{
+	/* Nothing was added to sysfs; the references stay. */
+}
+
+static void kobject_release(struct kref *kref)
+{
+	struct kobject *kobj = container_of(kref, struct kobject, kref);
+	const char *name = kobj->name;
+
+	if (kobj->ktype->release)
+		kobj->ktype->release(kobj);
+	else
+		kshim_report("kobject '%s' has no release function", name);
+	kfree(name);
+}
+
+void kobject_put(struct kobject *kobj)
+{
+	if (!kobj)
+		return;
+	if (!kobj->state_initialized)
+		kshim_fatal("kobject_put of an uninitialised kobject %p", kobj);
+	kref_put(&kobj->kref, kobject_release);
+}
