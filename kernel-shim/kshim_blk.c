@@ -52,6 +52,18 @@ static int bio_do_data(struct kshim_bdev *kb, struct bio *bio, void *bounce)
 	size_t done = 0;
 	int err = 0;
 
+	/*
+	 * Slab objects are host allocations outside kshim's linear map: a
+	 * bio page made from one by virt_to_page() is the placeholder page,
+	 * with no data behind it (asm/page.h). Loud rather than a wrong copy.
+	 */
+	bio_for_each_segment(bv, bio, iter)
+		if (bv.bv_page == kshim_foreign_page(NULL))
+			kshim_fatal("bio at sector %llu: its data is slab memory, "
+				    "which kshim cannot do I/O on (use pages, "
+				    "vmalloc or kvmalloc of a page or more)",
+				    (unsigned long long)bio->bi_iter.bi_sector);
+
 	if (op_is_write(bio_op(bio))) {
 		bio_for_each_segment(bv, bio, iter) {
 			void *p = bvec_kmap_local(&bv);
@@ -456,6 +468,7 @@ struct kshim_bdev *kshim_bdev_open(const struct kshim_bdev_config *cfg)
 	kb->file = kzalloc(sizeof(*kb->file), GFP_KERNEL | __GFP_NOFAIL);
 	kb->file->f_op = &kshim_bdev_file_ops;
 	kb->file->private_data = bdev;
+	kb->blocksize = lbs;
 
 	kb->queue_depth = cfg->queue_depth ? cfg->queue_depth : 64;
 	kb->wake_batch = clamp(kb->queue_depth / 8, 1U, 8U);
@@ -482,8 +495,13 @@ struct file *kshim_bdev_file(struct kshim_bdev *kb)
 	return kb->file;
 }
 
+static struct kshim_bdev *kshim_bdev_of(struct block_device *bdev)
+{
+	return bdev->bd_disk->private_data;
+}
+
 /*
- * file_bdev() and set_blocksize() on kshim's own open-device files (there
+ * file_bdev(), set_blocksize() and block_size() on kshim's own open-device files (there
  * is no bdev inode or bdev page cache: block/bdev.c is not compiled).
  */
 struct block_device *file_bdev(struct file *bdev_file)
@@ -503,7 +521,14 @@ int set_blocksize(struct file *file, int size)
 		return -EINVAL;
 	if (size < bdev_logical_block_size(bdev))
 		return -EINVAL;
+	WRITE_ONCE(kshim_bdev_of(bdev)->blocksize, size);
 	return 0;
+}
+
+/* The block size last set; at open, the logical block size. */
+unsigned int block_size(struct block_device *bdev)
+{
+	return READ_ONCE(kshim_bdev_of(bdev)->blocksize);
 }
 
 struct kshim_disk *kshim_bdev_disk(struct kshim_bdev *kb)

@@ -25,6 +25,7 @@ struct kshim_bdev {
 	struct gendisk *gd;
 	struct block_device *bdev;
 	struct file *file;		/* the open device, as bdev_file_open_*() gives */
+	unsigned int blocksize;		/* set_blocksize()'s, block_size() gives it */
 	struct request_queue *q;
 	struct task_struct *task;	/* completion ("interrupt") task */
 

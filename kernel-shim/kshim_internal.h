@@ -54,6 +54,9 @@ struct task_struct *kshim_task_adopt(const char *name);
 /* Start-up and exit of the runtime's parts, in kshim_runtime.c order. */
 void kshim_printk_init(void);
 void kshim_slab_init(void);
+/* Pages allocated on behalf of CALLER (named by the leak check). */
+struct page *kshim_alloc_pages_caller(gfp_t gfp, unsigned int order,
+				      unsigned long caller);
 void kshim_page_alloc_init(void);
 /* kshim_slab.c: count an allocation and decide whether to fail it. */
 bool kshim_alloc_should_fail(gfp_t gfp);

@@ -253,6 +253,13 @@ struct page *__alloc_pages_noprof(gfp_t gfp, unsigned int order,
 	return alloc_pages_at(gfp, order, _RET_IP_);
 }
 
+/* For kshim_slab.c: pages whose leak report names CALLER. */
+struct page *kshim_alloc_pages_caller(gfp_t gfp, unsigned int order,
+				      unsigned long caller)
+{
+	return alloc_pages_at(gfp, order, caller);
+}
+
 struct folio *__folio_alloc_noprof(gfp_t gfp, unsigned int order,
 				   int preferred_nid, nodemask_t *nodemask)
 {

@@ -28,7 +28,7 @@
 /* struct kmem_cache is in the overlay's mm/slab.h, where mm/ files see it. */
 #include "../overlay/mm/slab.h"
 
-enum obj_kind { OBJ_KMALLOC, OBJ_CACHE, OBJ_VMALLOC };
+enum obj_kind { OBJ_KMALLOC, OBJ_CACHE };
 static const char *const kind_name[] = {
 	"kmalloc", "kmem_cache", "vmalloc",
 };
@@ -372,10 +372,25 @@ int kmem_cache_alloc_bulk_noprof(struct kmem_cache *s, gfp_t flags,
 
 /* ---- kmalloc ------------------------------------------------------------- */
 
+static void *pages_alloc(size_t size, gfp_t gfp, unsigned long caller);
+static bool is_pages_alloc(const void *addr);
+static void pages_free(const void *addr, const char *op);
+
+/*
+ * kmalloc() of a sector (512 bytes) or more comes from pages, like
+ * vmalloc() (see pages_alloc()): the kernel does I/O on kmalloc()ed
+ * buffers (the XFS log reads a sector into one), which needs memory in
+ * the linear map. Smaller objects stay host allocations with exact
+ * bounds for ASan and valgrind.
+ */
+#define KMALLOC_PAGES_MIN	512
+
 static void *kmalloc_any(size_t size, gfp_t gfp, unsigned long caller)
 {
 	if (!size)
 		return ZERO_SIZE_PTR;
+	if (size >= KMALLOC_PAGES_MIN)
+		return pages_alloc(size, gfp, caller);
 	return obj_alloc(OBJ_KMALLOC, size, ARCH_KMALLOC_MINALIGN, gfp, NULL,
 			 caller);
 }
@@ -423,6 +438,10 @@ void kfree(const void *obj)
 {
 	if (ZERO_OR_NULL_PTR(obj))
 		return;
+	if (is_pages_alloc(obj)) {
+		pages_free(obj, "kfree");
+		return;
+	}
 	if (obj_hdr(obj, "kfree")->kind == OBJ_CACHE) {
 		/* kfree() of a kmem_cache object is legal in 6.12. */
 		obj_free(obj, OBJ_CACHE, "kfree");
@@ -434,7 +453,7 @@ void kfree(const void *obj)
 void kfree_sensitive(const void *obj)
 {
 	if (!ZERO_OR_NULL_PTR(obj))
-		memset((void *)obj, 0, obj_hdr(obj, "kfree_sensitive")->size);
+		memset((void *)obj, 0, ksize(obj));
 	kfree(obj);
 }
 
@@ -442,6 +461,8 @@ size_t ksize(const void *obj)
 {
 	if (ZERO_OR_NULL_PTR(obj))
 		return 0;
+	if (is_pages_alloc(obj))
+		return page_size(virt_to_page(obj));
 	return obj_hdr(obj, "ksize")->size;
 }
 
@@ -484,46 +505,101 @@ bool slab_is_available(void)
 
 /* ---- vmalloc and kvmalloc ------------------------------------------------ */
 
+/*
+ * vmalloc() memory, and kvmalloc() memory of a page or more, is a run of
+ * pages from kshim's "physical memory" (kshim_page_alloc.c), a compound
+ * page of the order that holds the size. Unlike slab objects (host
+ * allocations), it is in the linear map: virt_to_page() and
+ * page_address() are right for it, so it can be the data of a bio (the
+ * XFS log writes iclogs from kvmalloc()ed buffers and reads the log into
+ * them). is_vmalloc_addr() is false for it, as for kmalloc()ed
+ * high-order pages in the kernel. The unused tail of the last page is
+ * not poisoned: an overrun into it is not caught (docs/FAKES.md).
+ */
+static void *pages_alloc(size_t size, gfp_t gfp, unsigned long caller)
+{
+	unsigned int order = get_order(size ? size : 1);
+	struct page *page;
+
+	if (gfpflags_allow_blocking(gfp))
+		might_sleep();
+	page = kshim_alloc_pages_caller((gfp & ~__GFP_HIGHMEM) | __GFP_COMP,
+					order, caller);
+	return page ? page_address(page) : NULL;
+}
+
+static bool is_pages_alloc(const void *addr)
+{
+	return addr && !ZERO_OR_NULL_PTR(addr) && kshim_in_linear_map(addr);
+}
+
+static void pages_free(const void *addr, const char *op)
+{
+	struct page *page = virt_to_page(addr);
+
+	if (offset_in_page(addr) || PageTail(page))
+		kshim_fatal("%s(%p): not the start of an allocation", op, addr);
+	__free_pages(page, compound_order(page));
+}
+
 void *vmalloc_noprof(unsigned long size)
 {
-	return obj_alloc(OBJ_VMALLOC, size, PAGE_SIZE, GFP_KERNEL, NULL,
-			 _RET_IP_);
+	return pages_alloc(size, GFP_KERNEL, _RET_IP_);
 }
 
 void *vzalloc_noprof(unsigned long size)
 {
-	return obj_alloc(OBJ_VMALLOC, size, PAGE_SIZE,
-			 GFP_KERNEL | __GFP_ZERO, NULL, _RET_IP_);
+	return pages_alloc(size, GFP_KERNEL | __GFP_ZERO, _RET_IP_);
 }
 
 void *__vmalloc_noprof(unsigned long size, gfp_t gfp)
 {
-	return obj_alloc(OBJ_VMALLOC, size, PAGE_SIZE, gfp, NULL, _RET_IP_);
+	return pages_alloc(size, gfp, _RET_IP_);
 }
 
 void vfree(const void *addr)
 {
-	if (addr)
-		obj_free(addr, OBJ_VMALLOC, "vfree");
+	if (!addr)
+		return;
+	if (!is_pages_alloc(addr))
+		kshim_fatal("vfree(%p): not vmalloc() memory", addr);
+	pages_free(addr, "vfree");
 }
 
 void *__kvmalloc_node_noprof(size_t size, gfp_t flags, int node)
 {
+	if (size >= PAGE_SIZE)
+		return pages_alloc(size, flags, _RET_IP_);
 	return kmalloc_any(size, flags, _RET_IP_);
-}
-
-void *kvrealloc_noprof(const void *p, size_t size, gfp_t flags)
-{
-	return krealloc_noprof(p, size, flags);
 }
 
 void kvfree(const void *addr)
 {
-	if (!ZERO_OR_NULL_PTR(addr) &&
-	    obj_hdr(addr, "kvfree")->kind == OBJ_VMALLOC)
-		vfree(addr);
+	if (is_pages_alloc(addr))
+		pages_free(addr, "kvfree");
 	else
 		kfree(addr);
+}
+
+void *kvrealloc_noprof(const void *p, size_t size, gfp_t flags)
+{
+	size_t old;
+	void *n;
+
+	if (!is_pages_alloc(p) && size < PAGE_SIZE)
+		return krealloc_noprof(p, size, flags);
+	old = is_pages_alloc(p) ? page_size(virt_to_page(p)) : ksize(p);
+	if (p && !ZERO_OR_NULL_PTR(p) && size <= old)
+		return (void *)p;
+	n = __kvmalloc_node_noprof(size, flags & ~__GFP_ZERO, NUMA_NO_NODE);
+	if (!n)
+		return NULL;
+	if (!ZERO_OR_NULL_PTR(p))
+		memcpy(n, p, old);
+	if (flags & __GFP_ZERO)
+		memset((char *)n + old, 0, size - old);
+	kvfree(p);
+	return n;
 }
 
 void kvfree_sensitive(const void *addr, size_t len)
@@ -569,10 +645,10 @@ void *kmemdup_array(const void *src, size_t count, size_t element_size,
 	return kmemdup_noprof(src, bytes, gfp);
 }
 
+/* Nothing kshim allocates is in a vmalloc area (see pages_alloc()). */
 bool is_vmalloc_addr(const void *x)
 {
-	return x && !ZERO_OR_NULL_PTR(x) &&
-	       obj_hdr(x, "is_vmalloc_addr")->kind == OBJ_VMALLOC;
+	return false;
 }
 
 void kshim_slab_init(void)

@@ -82,7 +82,6 @@ LOUD(bdev_thaw)
 LOUD(lookup_bdev)
 LOUD(invalidate_bdev)
 LOUD(sb_set_blocksize)
-LOUD(block_size)
 LOUD(cd_forget)
 
 /* No boot command line (lib/vsprintf.c's parser for __setup()). */

@@ -21,6 +21,7 @@
 #include <linux/pipe_fs_i.h>
 #include <linux/user_namespace.h>
 #include <linux/log2.h>
+#include <kshim/host.h>
 #include <kshim/runtime.h>
 
 
@@ -49,7 +50,10 @@ void *alloc_large_system_hash(const char *tablename, unsigned long bucketsize,
 		numentries = low_limit;
 	if (high_limit && numentries > high_limit)
 		numentries = high_limit;
-	table = kvcalloc(numentries, bucketsize, GFP_KERNEL);
+	/* Boot memory, as memblock's is: never freed, not a leak. */
+	table = kshim_host_alloc(numentries * bucketsize, PAGE_SIZE);
+	if (table)
+		memset(table, 0, numentries * bucketsize);
 	if (!table)
 		kshim_fatal("cannot allocate the %s hash table", tablename);
 	if (_hash_shift)

@@ -70,8 +70,6 @@ LOUD(xfs_filestream_select_ag)
 LOUD(xfs_discard_extents)
 
 /* xfs_super.c: the VFS mount is not used; kshim mounts the log itself. */
-LOUD(xfs_reinit_percpu_counters)
-LOUD(xfs_set_inode_alloc)
 
 /* block/bdev.c: no filesystem freeze. */
 LOUD(bdev_freeze)

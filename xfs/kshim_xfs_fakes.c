@@ -10,6 +10,7 @@
 #include "xfs_log_format.h"
 #include "xfs_trans_resv.h"
 #include "xfs_mount.h"
+#include "xfs_ag.h"
 #include "xfs_trans.h"
 #include "xfs_log_priv.h"
 #include "xfs_log_recover.h"
@@ -21,6 +22,41 @@
  * flushes it, and flush_workqueue(NULL) is loud.
  */
 struct workqueue_struct *xfs_discard_wq;
+
+/*
+ * xfs_super.c's: the in-core free and inode counters are set from the
+ * superblock after it is read or recovered (the same four counters).
+ */
+void xfs_reinit_percpu_counters(struct xfs_mount *mp)
+{
+	percpu_counter_set(&mp->m_icount, mp->m_sb.sb_icount);
+	percpu_counter_set(&mp->m_ifree, mp->m_sb.sb_ifree);
+	percpu_counter_set(&mp->m_fdblocks, mp->m_sb.sb_fdblocks);
+	percpu_counter_set(&mp->m_frextents, mp->m_sb.sb_frextents);
+}
+
+/*
+ * xfs_super.c's inode allocation policy, for inode64 (the default; kshim
+ * has no mount options, so never inode32): every AG may hold inodes and
+ * none is kept for metadata. Returns the number of AGs that may.
+ */
+xfs_agnumber_t xfs_set_inode_alloc(struct xfs_mount *mp,
+				   xfs_agnumber_t agcount)
+{
+	xfs_agnumber_t agno;
+
+	if (xfs_has_small_inums(mp))
+		kshim_unimplemented("xfs_set_inode_alloc (inode32)");
+	xfs_clear_inode32(mp);
+	for (agno = 0; agno < agcount; agno++) {
+		struct xfs_perag *pag = xfs_perag_get(mp, agno);
+
+		set_bit(XFS_AGSTATE_ALLOWS_INODES, &pag->pag_opstate);
+		clear_bit(XFS_AGSTATE_PREFERS_METADATA, &pag->pag_opstate);
+		xfs_perag_put(pag);
+	}
+	return agcount;
+}
 
 /*
  * Log recovery of the item types whose xfs_*_item_recover.c is not

@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * kshim's XFS harness: make an image with mkfs.xfs, mount its log with the
+ * real XFS code on kshim block devices, unmount, and read the log back
+ * with xfs_logprint. See README, "XFS log".
+ */
+#ifndef _KSHIM_XFS_H
+#define _KSHIM_XFS_H
+
+#include <linux/types.h>
+
+struct xfs_mount;
+struct kshim_xfs;
+
+struct kshim_xfs_config {
+	const char *image;	/* the data device image (mkfs.xfs made it) */
+	const char *log_image;	/* the external log device; NULL: internal */
+	unsigned int sector_size; /* the devices' logical sector size; 0: 512 */
+};
+
+/*
+ * Mount: open the devices, read and verify the superblock (the real
+ * xfs_readsb()), compute the geometry and reservations as xfs_mountfs()
+ * does, then the real xfs_log_mount() and xfs_log_mount_finish() (log
+ * recovery included). 0 with *out set, or the kernel's negative errno
+ * (e.g. -EFSCORRUPTED, -EINVAL) with everything released.
+ */
+int kshim_xfs_mount(const struct kshim_xfs_config *cfg, struct kshim_xfs **out);
+struct xfs_mount *kshim_xfs_mp(struct kshim_xfs *x);
+/* The real xfs_log_unmount() (log forced, AIL emptied, unmount record
+ * written), then everything freed and the devices closed cleanly. */
+void kshim_xfs_unmount(struct kshim_xfs *x);
+
+/*
+ * Run mkfs.xfs -f on PATH (created or truncated to BYTES) with OPTS
+ * (extra mkfs.xfs options, may be NULL). 0, or -1 with mkfs.xfs's output
+ * printed.
+ */
+int kshim_xfs_mkfs(const char *path, u64 bytes, const char *opts);
+/* Make an empty file of BYTES (an external log device). 0 or -errno. */
+int kshim_xfs_make_file(const char *path, u64 bytes);
+/*
+ * Run xfs_logprint on IMAGE (and LOG_IMAGE, an external log, or NULL)
+ * with ARGS; its output (stdout and stderr) goes into BUF, NUL-ended,
+ * cut at LEN - 1. Returns xfs_logprint's exit status, or -1 if it
+ * could not run.
+ */
+int kshim_xfs_logprint(const char *image, const char *log_image,
+		       const char *args, char *buf, size_t len);
+
+#endif
