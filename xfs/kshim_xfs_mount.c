@@ -69,6 +69,8 @@ struct kshim_xfs {
  */
 static int __init kshim_xfs_init(void)
 {
+	/* The log reads single sectors into kmalloc()ed buffers. */
+	kshim_kmalloc_from_pages(512);
 	xfs_buf_cache = kmem_cache_create("xfs_buf", sizeof(struct xfs_buf), 0,
 					  SLAB_HWCACHE_ALIGN |
 					  SLAB_RECLAIM_ACCOUNT, NULL);

@@ -20,6 +20,9 @@ u64 kshim_seed(void);
 /* A PRNG stream from the run's seed (xorshift*): same seed, same values. */
 u64 kshim_random(u64 *state);
 
+/* kmalloc() of MIN_SIZE bytes or more from pages (0: never), see kshim_slab.c. */
+void kshim_kmalloc_from_pages(size_t min_size);
+
 /* Abort the run now: message, task, seed. */
 void __noreturn __printf(1, 2) kshim_fatal(const char *fmt, ...);
 /*
