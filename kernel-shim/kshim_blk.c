@@ -501,8 +501,9 @@ static struct kshim_bdev *kshim_bdev_of(struct block_device *bdev)
 }
 
 /*
- * file_bdev(), set_blocksize() and block_size() on kshim's own open-device files (there
- * is no bdev inode or bdev page cache: block/bdev.c is not compiled).
+ * file_bdev(), set_blocksize() and block_size() on kshim's own
+ * open-device files (there is no bdev inode or bdev page cache:
+ * block/bdev.c is not compiled).
  */
 struct block_device *file_bdev(struct file *bdev_file)
 {

@@ -20,7 +20,9 @@ int kobject_init_and_add(struct kobject *kobj, const struct kobj_type *ktype,
 	if (!kobj || !ktype)
 		kshim_fatal("kobject_init_and_add: %s is NULL",
 			    kobj ? "the ktype" : "the kobject");
-	memset(kobj, 0, sizeof(*kobj));
+	if (kobj->state_initialized)
+		kshim_fatal("kobject %p initialised twice", kobj);
+	/* As kobject_init(): the caller's kset stays. */
 	kref_init(&kobj->kref);
 	INIT_LIST_HEAD(&kobj->entry);
 	kobj->ktype = ktype;

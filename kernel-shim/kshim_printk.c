@@ -145,7 +145,7 @@ static int format_one(char *buf, size_t size, const char *spec, size_t len,
 {
 	char f[64], conv = spec[len - 1];
 	size_t i, o = 0;
-	bool l = false, ll = false, z = false, h = false;
+	bool l = false, ll = false, z = false;
 
 	/* Copy the spec, replacing each '*' with the int argument it takes. */
 	for (i = 0; i < len && o < sizeof(f) - 16; i++) {
@@ -155,15 +155,15 @@ static int format_one(char *buf, size_t size, const char *spec, size_t len,
 			f[o++] = spec[i];
 	}
 	f[o] = 0;
+	/* Length modifiers; h and hh arguments are promoted to int. */
 	for (i = 1; i < len - 1; i++) {
-		if (spec[i] == 'l')
-			(l ? (ll = true) : (l = true));
-		else if (spec[i] == 'z' || spec[i] == 't' || spec[i] == 'j')
+		if (spec[i] == 'l') {
+			ll = l;
+			l = true;
+		} else if (spec[i] == 'z' || spec[i] == 't' || spec[i] == 'j') {
 			z = true;
-		else if (spec[i] == 'h')
-			h = true;
+		}
 	}
-	(void)h;	/* promoted to int: read as int */
 	switch (conv) {
 	case '%':
 		return snprintf(buf, size, "%%");
@@ -216,6 +216,7 @@ int scnprintf(char *buf, size_t size, const char *fmt, ...)
 
 static int vprint(bool to_stderr, const char *fmt, va_list ap)
 {
+	va_list copy;
 	char buf[1024];
 	int level = LOGLEVEL_DEFAULT;
 	int n;
@@ -230,13 +231,9 @@ static int vprint(bool to_stderr, const char *fmt, va_list ap)
 		fmt += 2;
 	}
 	WRITE_ONCE(last_level, level);	/* any task may printk */
-	{
-		va_list copy;
-
-		va_copy(copy, ap);
-		n = kshim_vformat(buf, sizeof(buf), fmt, &copy);
-		va_end(copy);
-	}
+	va_copy(copy, ap);
+	n = kshim_vformat(buf, sizeof(buf), fmt, &copy);
+	va_end(copy);
 	if (n < 0)
 		return n;
 	if (n >= (int)sizeof(buf))

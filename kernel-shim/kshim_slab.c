@@ -30,7 +30,7 @@
 
 enum obj_kind { OBJ_KMALLOC, OBJ_CACHE };
 static const char *const kind_name[] = {
-	"kmalloc", "kmem_cache", "vmalloc",
+	"kmalloc", "kmem_cache",
 };
 
 #define OBJ_MAGIC	0x6b73686du	/* "kshm" */
@@ -521,6 +521,8 @@ bool slab_is_available(void)
  * high-order pages in the kernel. The unused tail of the last page is
  * not poisoned: an overrun into it is not caught (docs/FAKES.md).
  */
+#define PAGES_ALLOC_MAGIC	0x6b736d70UL	/* "kshm" "p": in page->private */
+
 static void *pages_alloc(size_t size, gfp_t gfp, unsigned long caller)
 {
 	unsigned int order = get_order(size ? size : 1);
@@ -530,7 +532,11 @@ static void *pages_alloc(size_t size, gfp_t gfp, unsigned long caller)
 		might_sleep();
 	page = kshim_alloc_pages_caller((gfp & ~__GFP_HIGHMEM) | __GFP_COMP,
 					order, caller);
-	return page ? page_address(page) : NULL;
+	if (!page)
+		return NULL;
+	/* Marked, so kfree()/vfree() of any other page is still caught. */
+	set_page_private(page, PAGES_ALLOC_MAGIC);
+	return page_address(page);
 }
 
 static bool is_pages_alloc(const void *addr)
@@ -542,8 +548,12 @@ static void pages_free(const void *addr, const char *op)
 {
 	struct page *page = virt_to_page(addr);
 
-	if (offset_in_page(addr) || PageTail(page))
-		kshim_fatal("%s(%p): not the start of an allocation", op, addr);
+	if (offset_in_page(addr) || PageTail(page) ||
+	    page_private(page) != PAGES_ALLOC_MAGIC)
+		kshim_fatal("%s(%p): not an allocation of this allocator "
+			    "(double free, or a page from alloc_pages())",
+			    op, addr);
+	set_page_private(page, 0);
 	__free_pages(page, compound_order(page));
 }
 
@@ -614,12 +624,12 @@ void kvfree_sensitive(const void *addr, size_t len)
 	kvfree(addr);
 }
 
-/* mm/util.c's duplication helpers (mm/util.c is not compiled, see
- * kshim_mm_fakes.c): allocations of this slab like any other. */
 /*
- * kstrdup_const() and kfree_const() (mm/util.c) always copy and always
- * free: kshim cannot tell .rodata from the heap portably, and a copy is
- * what kstrdup_const() does for any string not in .rodata anyway.
+ * mm/util.c's duplication helpers (mm/util.c is not compiled, see
+ * kshim_mm_fakes.c): allocations of this slab like any other.
+ * kstrdup_const() always copies and kfree_const() always frees: kshim
+ * cannot tell .rodata from the heap portably, and a copy is what
+ * kstrdup_const() does for any string not in .rodata anyway.
  */
 const char *kstrdup_const(const char *s, gfp_t gfp)
 {
