@@ -60,12 +60,21 @@ LOUD(xfs_attr_defer_add)
 LOUD(xfs_exchmaps_defer_add)
 LOUD(xfs_icreate_log)
 
-/* Data I/O paths: xfs_iomap.c, xfs_bmap_util.c, xfs_reflink.c,
- * xfs_filestream.c, xfs_discard.c. */
+/* Data I/O paths: xfs_iomap.c, xfs_bmap_util.c, xfs_file.c,
+ * xfs_filestream.c, xfs_discard.c, fs/remap_range.c, fs/iomap (what
+ * xfs_reflink.c, compiled for the CoW recovery at mount, calls on its
+ * file paths). */
 LOUD(xfs_bmbt_to_iomap)
 LOUD(xfs_iomap_inode_sequence)
 LOUD(xfs_zero_extent)
-LOUD(xfs_reflink_recover_cow)
+LOUD(xfs_buffered_write_iomap_ops)
+LOUD(xfs_flush_unmap_range)
+LOUD(xfs_zero_range)
+LOUD(xfs_ilock2_io_mmap)
+LOUD(xfs_iunlock2_io_mmap)
+LOUD(xfs_ilock_demote)
+LOUD(generic_remap_file_range_prep)
+LOUD(iomap_file_unshare)
 LOUD(xfs_filestream_select_ag)
 LOUD(xfs_discard_extents)
 

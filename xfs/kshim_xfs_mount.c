@@ -229,13 +229,14 @@ static int mount_geometry(struct kshim_xfs *x)
 	return 0;
 }
 
-static struct kshim_bdev *open_device(const char *path, unsigned int lbs,
-				      const char *name)
+static struct kshim_bdev *open_device(const struct kshim_xfs_config *cfg,
+				      const char *path, const char *name)
 {
 	struct kshim_bdev_config bc = {
 		.path = path,
-		.sector_size = lbs,
+		.sector_size = cfg->sector_size,
 		.name = name,
+		.latency = cfg->latency,
 	};
 
 	return kshim_bdev_open(&bc);
@@ -247,6 +248,15 @@ static void teardown(struct kshim_xfs *x)
 	struct xfs_mount *mp = x->mp;
 
 	if (mp) {
+		/*
+		 * xfs_mountfs()'s out_fail_wait: cached buffers hold per-AG
+		 * references, so they go before the per-AG structures (a
+		 * failed log mount leaves recovery's buffers behind).
+		 */
+		if (mp->m_logdev_targp && mp->m_logdev_targp != mp->m_ddev_targp)
+			xfs_buftarg_drain(mp->m_logdev_targp);
+		if (mp->m_ddev_targp)
+			xfs_buftarg_drain(mp->m_ddev_targp);
 		if (x->perag)
 			xfs_free_perag_range(mp, 0, mp->m_sb.sb_agcount);
 		if (x->da)
@@ -280,14 +290,13 @@ static void teardown(struct kshim_xfs *x)
 
 int kshim_xfs_mount(const struct kshim_xfs_config *cfg, struct kshim_xfs **out)
 {
-	unsigned int lbs = cfg->sector_size ? cfg->sector_size : 512;
 	struct kshim_xfs *x = kzalloc(sizeof(*x), GFP_KERNEL | __GFP_NOFAIL);
 	struct xfs_mount *mp;
 	struct xfs_sb *sbp;
-	int error;
+	int error, i;
 
 	*out = NULL;
-	x->data = open_device(cfg->image, lbs, "kshim-xfs");
+	x->data = open_device(cfg, cfg->image, "kshim-xfs");
 	if (IS_ERR(x->data)) {
 		error = PTR_ERR(x->data);
 		x->data = NULL;
@@ -295,7 +304,7 @@ int kshim_xfs_mount(const struct kshim_xfs_config *cfg, struct kshim_xfs **out)
 	}
 	x->log = x->data;
 	if (cfg->log_image) {
-		x->log = open_device(cfg->log_image, lbs, "kshim-xfslog");
+		x->log = open_device(cfg, cfg->log_image, "kshim-xfslog");
 		if (IS_ERR(x->log)) {
 			error = PTR_ERR(x->log);
 			x->log = NULL;
@@ -308,6 +317,9 @@ int kshim_xfs_mount(const struct kshim_xfs_config *cfg, struct kshim_xfs **out)
 	strscpy(x->sb->s_id, "kshim-xfs", sizeof(x->sb->s_id));
 	INIT_LIST_HEAD(&x->sb->s_inodes);	/* evict_inodes() walks it */
 	spin_lock_init(&x->sb->s_inode_list_lock);
+	/* xfs_trans_alloc() takes sb_start_intwrite(). */
+	for (i = 0; i < SB_FREEZE_LEVELS; i++)
+		percpu_init_rwsem(&x->sb->s_writers.rw_sem[i]);
 	x->sb->s_bdev = kshim_bdev_bdev(x->data);
 	x->sb->s_bdev_file = kshim_bdev_file(x->data);
 	mp = x->mp = mount_alloc();
@@ -392,6 +404,32 @@ void kshim_xfs_unmount(struct kshim_xfs *x)
 	if (x->log_mounted)
 		xfs_log_unmount(x->mp);
 	teardown(x);
+}
+
+int kshim_xfs_crash(struct kshim_xfs *x, enum kshim_crash_mode mode,
+		    struct kshim_crash_result *res)
+{
+	struct kshim_crash_result lres = { };
+	int error;
+
+	error = kshim_bdev_crash(x->data, mode, res);
+	if (!error && x->log != x->data)
+		error = kshim_bdev_crash(x->log, mode, &lres);
+	if (error)
+		return error;
+	if (res) {
+		res->cached += lres.cached;
+		res->kept += lres.kept;
+		res->torn += lres.torn;
+	}
+	/*
+	 * The disk is gone: what the kernel does when it sees that. Every
+	 * later I/O fails, the log shuts down, and the unmount of a shut
+	 * down filesystem releases what is left.
+	 */
+	xfs_force_shutdown(x->mp, SHUTDOWN_DEVICE_REMOVED);
+	kshim_xfs_unmount(x);
+	return 0;
 }
 
 /* ---- xfsprogs ------------------------------------------------------------ */

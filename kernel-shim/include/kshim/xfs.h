@@ -8,6 +8,7 @@
 #define _KSHIM_XFS_H
 
 #include <linux/types.h>
+#include <kshim/bdev.h>
 
 struct xfs_mount;
 struct kshim_xfs;
@@ -16,6 +17,7 @@ struct kshim_xfs_config {
 	const char *image;	/* the data device image (mkfs.xfs made it) */
 	const char *log_image;	/* the external log device; NULL: internal */
 	unsigned int sector_size; /* the devices' logical sector size; 0: 512 */
+	struct kshim_latency latency;	/* both devices' service times */
 };
 
 /*
@@ -30,6 +32,35 @@ struct xfs_mount *kshim_xfs_mp(struct kshim_xfs *x);
 /* The real xfs_log_unmount() (log forced, AIL emptied, unmount record
  * written), then everything freed and the devices closed cleanly. */
 void kshim_xfs_unmount(struct kshim_xfs *x);
+
+/*
+ * Power failure (kshim_bdev_crash() with MODE on the data and log
+ * devices; RES, if not NULL, sums what happened to their caches), then
+ * the kernel's forced shutdown and unmount, which release everything.
+ * Mount the image again to run log recovery. 0 or -errno.
+ */
+int kshim_xfs_crash(struct kshim_xfs *x, enum kshim_crash_mode mode,
+		    struct kshim_crash_result *res);
+
+/*
+ * Scratch metadata for log tests (xfs/kshim_xfs_scratch.c): blocks in the
+ * free space of the last AG, formatted as remote symlink blocks and
+ * logged through real buffer log items, so what is logged, written back
+ * and recovered is checked by the real verifier.
+ *
+ * kshim_xfs_scratch_log(): in transaction TP, write into scratch block
+ * BLOCK a record of SEQ with a payload of LEN bytes (16 to 1023), and
+ * log it. kshim_xfs_scratch_read(): read BLOCK from the device
+ * (uncached), verify it (the real verifier: CRC, UUID, block number;
+ * then the payload), and give the SEQ that last wrote it, 0 if none did.
+ * Both 0 or -errno (-EFSCORRUPTED/-EFSBADCRC: a torn or wrong block).
+ */
+struct xfs_trans;
+int kshim_xfs_scratch_blocks(struct xfs_mount *mp);
+int kshim_xfs_scratch_log(struct xfs_trans *tp, unsigned int block, u64 seq,
+			  unsigned int len);
+int kshim_xfs_scratch_read(struct xfs_mount *mp, unsigned int block,
+			   u64 *seq);
 
 /*
  * Run mkfs.xfs -f on PATH (created or truncated to BYTES) with OPTS
