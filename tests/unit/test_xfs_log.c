@@ -8,6 +8,9 @@
 #include <linux/err.h>
 #include <linux/string.h>
 #include <linux/delay.h>
+#include <linux/jiffies.h>
+#include <linux/sched.h>
+#include <kshim/sched.h>
 #include <kshim/ktest.h>
 #include <kshim/host_disk.h>
 #include <kshim/xfs.h>
@@ -374,6 +377,251 @@ static const struct kshim_test recovery_tests[] = {
 	{ }
 };
 
+/* ---- grant heads --------------------------------------------------------- */
+
+static s64 grant(struct xlog_grant_head *head)
+{
+	return atomic64_read(&head->grant);
+}
+
+/* Free reservation space as xlog_grant_space_left() computes it. */
+static s64 space_left(struct xlog *log, struct xlog_grant_head *head)
+{
+	return log->l_logsize - (s64)READ_ONCE(log->l_tail_space) -
+	       grant(head);
+}
+
+/* Everything committed is on disk and written back: an idle log. */
+static void quiesce(struct xfs_mount *mp)
+{
+	KSHIM_ASSERT_EQ(xfs_log_force(mp, XFS_LOG_SYNC), 0);
+	xfs_ail_push_all_sync(mp->m_ail);
+}
+
+/*
+ * What the grant heads hold when the log is idle (no tickets, the CIL
+ * empty, the AIL written back): the log written past the last
+ * checkpoint's commit, ail_head_lsn (its commit record's iclog), which
+ * moves into the tail space only when the next checkpoint completes.
+ */
+static s64 idle_grant(struct xlog *log)
+{
+	xfs_lsn_t head, ail_head;
+
+	spin_lock(&log->l_icloglock);
+	head = xlog_assign_lsn(log->l_curr_cycle, log->l_curr_block);
+	spin_unlock(&log->l_icloglock);
+	spin_lock(&log->l_ailp->ail_lock);
+	ail_head = log->l_ailp->ail_head_lsn;
+	spin_unlock(&log->l_ailp->ail_lock);
+	return xlog_lsn_sub(log, head, ail_head);
+}
+
+/*
+ * The accounting of one permanent ticket through what xfs_trans_roll()
+ * does to it, step by step: every byte reserved is counted on the heads
+ * exactly once and every byte comes back.
+ */
+static void test_reserve_regrant_ungrant_account_every_byte(void)
+{
+	struct kshim_xfs *x;
+	struct xfs_mount *mp;
+	struct xlog *log;
+	struct xlog_ticket *tic = NULL;
+	s64 r0, w0, unit;
+	int cnt, i;
+
+	make_image(NULL);
+	x = mount_image();
+	mp = kshim_xfs_mp(x);
+	log = mp->m_log;
+	quiesce(mp);
+	r0 = grant(&log->l_reserve_head);
+	w0 = grant(&log->l_write_head);
+	KSHIM_ASSERT_EQ(r0, idle_grant(log));
+	KSHIM_ASSERT_EQ(w0, idle_grant(log));
+
+	/* Both heads take unit * count. */
+	cnt = M_RES(mp)->tr_write.tr_logcount;
+	KSHIM_ASSERT_FATAL(cnt >= 2);
+	KSHIM_ASSERT_EQ_FATAL(xfs_log_reserve(mp, M_RES(mp)->tr_write.tr_logres,
+					      cnt, &tic, true), 0);
+	unit = tic->t_unit_res;
+	KSHIM_ASSERT(unit > M_RES(mp)->tr_write.tr_logres);	/* + headers */
+	KSHIM_ASSERT_EQ(tic->t_cnt, cnt);
+	KSHIM_ASSERT_EQ(grant(&log->l_reserve_head), r0 + cnt * unit);
+	KSHIM_ASSERT_EQ(grant(&log->l_write_head), w0 + cnt * unit);
+
+	/* Rolls within the count use the pre-reserved units: the heads give
+	 * back one unit per roll, xfs_log_regrant() takes nothing. */
+	for (i = 1; i < cnt; i++) {
+		xfs_log_ticket_get(tic);	/* the roll's reference */
+		xfs_log_ticket_regrant(log, tic);
+		KSHIM_ASSERT_EQ(tic->t_cnt, cnt - i);
+		KSHIM_ASSERT_EQ(xfs_log_regrant(mp, tic), 0);
+		KSHIM_ASSERT_EQ(grant(&log->l_reserve_head),
+				r0 + (cnt - i) * unit);
+		KSHIM_ASSERT_EQ(grant(&log->l_write_head),
+				w0 + (cnt - i) * unit);
+	}
+
+	/* Count exhausted: the reserve head takes a unit at once, the
+	 * write head when xfs_log_regrant() asks for it. */
+	xfs_log_ticket_get(tic);
+	xfs_log_ticket_regrant(log, tic);
+	KSHIM_ASSERT_EQ(tic->t_cnt, 0);
+	KSHIM_ASSERT_EQ(grant(&log->l_reserve_head), r0 + unit);
+	KSHIM_ASSERT_EQ(grant(&log->l_write_head), w0);
+	KSHIM_ASSERT_EQ(xfs_log_regrant(mp, tic), 0);
+	KSHIM_ASSERT_EQ(grant(&log->l_write_head), w0 + unit);
+
+	/* Done: every byte back. */
+	xfs_log_ticket_ungrant(log, tic);
+	KSHIM_ASSERT_EQ(grant(&log->l_reserve_head), r0);
+	KSHIM_ASSERT_EQ(grant(&log->l_write_head), w0);
+	kshim_xfs_unmount(x);
+	kshim_host_image_remove(img);
+}
+
+/*
+ * Permanent reservations across real rolls: a tr_write transaction
+ * logging a block, rolled eight times (so it regrants past its count),
+ * then committed. While it runs the heads hold its reservation; once the
+ * log is idle again they are back where they started: nothing lost or
+ * counted twice, and the blocks are on disk.
+ */
+static void test_rolling_transaction_returns_its_reservation(void)
+{
+	struct kshim_xfs *x;
+	struct xfs_mount *mp;
+	struct xlog *log;
+	struct xfs_trans *tp;
+	s64 r0;
+	u64 seq;
+	int i;
+
+	make_image(NULL);
+	x = mount_image();
+	mp = kshim_xfs_mp(x);
+	log = mp->m_log;
+	quiesce(mp);
+	r0 = grant(&log->l_reserve_head);
+	KSHIM_ASSERT_EQ(r0, idle_grant(log));
+	KSHIM_ASSERT_EQ(grant(&log->l_write_head), r0);
+
+	KSHIM_ASSERT_EQ_FATAL(xfs_trans_alloc(mp, &M_RES(mp)->tr_write, 0, 0,
+					      0, &tp), 0);
+	for (i = 1; i <= 8; i++) {
+		KSHIM_ASSERT_EQ_FATAL(kshim_xfs_scratch_log(tp, i % 3, i, 300),
+				      0);
+		KSHIM_ASSERT_EQ_FATAL(xfs_trans_roll(&tp), 0);
+		KSHIM_ASSERT(grant(&log->l_reserve_head) >=
+			     r0 + tp->t_ticket->t_unit_res);
+		KSHIM_ASSERT(space_left(log, &log->l_reserve_head) >= 0);
+	}
+	KSHIM_ASSERT_EQ_FATAL(xfs_trans_commit(tp), 0);
+	quiesce(mp);
+	KSHIM_ASSERT_EQ(grant(&log->l_reserve_head), idle_grant(log));
+	KSHIM_ASSERT_EQ(grant(&log->l_write_head), idle_grant(log));
+	for (i = 0; i < 3; i++) {
+		KSHIM_ASSERT_EQ(kshim_xfs_scratch_read(mp, i, &seq), 0);
+		KSHIM_ASSERT_EQ(seq, i == 0 ? 6 : i == 1 ? 7 : 8);
+	}
+	kshim_xfs_unmount(x);
+	kshim_host_image_remove(img);
+}
+
+struct reserver {
+	struct xfs_mount *mp;
+	int bytes;
+	struct xlog_ticket *tic;
+	int err;
+	bool done;
+};
+
+static void reserver_fn(void *arg)
+{
+	struct reserver *r = arg;
+
+	r->err = xfs_log_reserve(r->mp, r->bytes, 1, &r->tic, false);
+	smp_store_release(&r->done, true);
+}
+
+static int nr_waiters(struct xlog_grant_head *head)
+{
+	struct list_head *p;
+	int n = 0;
+
+	spin_lock(&head->lock);
+	list_for_each(p, &head->waiters)
+		n++;
+	spin_unlock(&head->lock);
+	return n;
+}
+
+/*
+ * Waiters queue in order and are woken when space frees: with 60% of
+ * the log reserved, B (50%) waits; C (10%) would fit but must queue
+ * behind B (no barging past a waiter); when the 60% is given back both
+ * get their space, B first in the queue.
+ */
+static void test_waiters_queue_in_order_and_wake_when_space_frees(void)
+{
+	struct kshim_xfs *x;
+	struct xfs_mount *mp;
+	struct xlog *log;
+	struct xlog_ticket *a = NULL;
+	struct reserver b = { }, c = { };
+	struct task_struct *tb, *tc;
+	s64 free0, r0;
+
+	make_image(NULL);
+	x = mount_image();
+	mp = kshim_xfs_mp(x);
+	log = mp->m_log;
+	quiesce(mp);
+	free0 = space_left(log, &log->l_reserve_head);
+	r0 = grant(&log->l_reserve_head);
+
+	KSHIM_ASSERT_EQ_FATAL(xfs_log_reserve(mp, free0 * 6 / 10, 1, &a, false),
+			      0);
+	b = (struct reserver){ .mp = mp, .bytes = free0 * 5 / 10 };
+	c = (struct reserver){ .mp = mp, .bytes = free0 / 10 };
+	tb = kshim_task_run(reserver_fn, &b, "reserver-b", -1);
+	KSHIM_ASSERT(POLL_UNTIL_TIMEOUT(nr_waiters(&log->l_reserve_head) == 1,
+					5 * HZ));
+	tc = kshim_task_run(reserver_fn, &c, "reserver-c", -1);
+	KSHIM_ASSERT(POLL_UNTIL_TIMEOUT(nr_waiters(&log->l_reserve_head) == 2,
+					5 * HZ));
+	KSHIM_ASSERT(space_left(log, &log->l_reserve_head) >= c.tic->t_unit_res);
+	KSHIM_ASSERT(!smp_load_acquire(&b.done) && !smp_load_acquire(&c.done));
+	spin_lock(&log->l_reserve_head.lock);
+	KSHIM_ASSERT_PTR_EQ(list_first_entry(&log->l_reserve_head.waiters,
+					     struct xlog_ticket, t_queue), b.tic);
+	spin_unlock(&log->l_reserve_head.lock);
+
+	xfs_log_ticket_ungrant(log, a);
+	kshim_task_join(tb);
+	kshim_task_join(tc);
+	KSHIM_ASSERT_EQ(b.err, 0);
+	KSHIM_ASSERT_EQ(c.err, 0);
+	KSHIM_ASSERT_EQ(grant(&log->l_reserve_head),
+			r0 + b.tic->t_unit_res + c.tic->t_unit_res);
+	KSHIM_ASSERT(space_left(log, &log->l_reserve_head) >= 0);
+	xfs_log_ticket_ungrant(log, b.tic);
+	xfs_log_ticket_ungrant(log, c.tic);
+	KSHIM_ASSERT_EQ(grant(&log->l_reserve_head), r0);
+	kshim_xfs_unmount(x);
+	kshim_host_image_remove(img);
+}
+
+static const struct kshim_test grant_tests[] = {
+	KSHIM_TEST(test_reserve_regrant_ungrant_account_every_byte),
+	KSHIM_TEST(test_rolling_transaction_returns_its_reservation),
+	KSHIM_TEST(test_waiters_queue_in_order_and_wake_when_space_frees),
+	{ }
+};
+
 static const struct kshim_test mount_tests[] = {
 	KSHIM_TEST(test_mount_and_unmount_write_an_unmount_record),
 	{ }
@@ -387,4 +635,5 @@ static const struct kshim_test bad_input_tests[] = {
 
 KSHIM_SUITES({ "mount", NULL, NULL, mount_tests },
 	     { "recovery", NULL, NULL, recovery_tests },
+	     { "grant", NULL, NULL, grant_tests },
 	     { "bad_input", NULL, NULL, bad_input_tests });
