@@ -14,6 +14,7 @@
 #include <kshim/ktest.h>
 #include <kshim/host_disk.h>
 #include <kshim/xfs.h>
+#include "xfs_log_load.h"
 #include "xfs.h"
 #include "xfs_fs.h"
 #include "xfs_shared.h"
@@ -30,15 +31,26 @@
 #include <kshim/runtime.h>
 
 #define IMG_SIZE	(64ULL << 20)
+/*
+ * The stress tests' image: 8192 scratch blocks, more than the CIL can
+ * hold without the hard throttle, and still the smallest log mkfs.xfs
+ * allows (1368 blocks, 5.3 MiB).
+ */
+#define STRESS_IMG_SIZE	(256ULL << 20)
 
 static char img[256];
 static char logprint[64 << 10];
 
-static void make_image(const char *opts)
+static void make_image_of(u64 size, const char *opts)
 {
 	KSHIM_ASSERT_EQ_FATAL(kshim_host_image_create(img, sizeof(img),
-						      IMG_SIZE, 0), 0);
-	KSHIM_ASSERT_EQ_FATAL(kshim_xfs_mkfs(img, IMG_SIZE, opts), 0);
+						      size, 0), 0);
+	KSHIM_ASSERT_EQ_FATAL(kshim_xfs_mkfs(img, size, opts), 0);
+}
+
+static void make_image(const char *opts)
+{
+	make_image_of(IMG_SIZE, opts);
 }
 
 static struct kshim_xfs *mount_image(void)
@@ -622,6 +634,115 @@ static const struct kshim_test grant_tests[] = {
 	{ }
 };
 
+/* ---- many committers: CIL, forces, wrap, AIL, invariants ------------------ */
+
+static void print_load(const char *what, const struct log_load *ll)
+{
+	kshim_info("%s: %llu commits in %llu ms (%llu ms real), %llu "
+		   "checkpoints, %u log cycles, CIL max %lld of hard limit "
+		   "%lld (log %lld), %u CPUs' CIL parts at once, %llu "
+		   "committers throttled at most, %llu reservers slept, %llu "
+		   "samples, %llu violations\n", what, ll->commits,
+		   ll->elapsed_ns / NSEC_PER_MSEC, ll->real_ns / NSEC_PER_MSEC,
+		   ll->checkpoints, ll->log_cycles, ll->cil_max_bytes,
+		   ll->cil_hard_limit, ll->logsize, ll->cil_max_cpus,
+		   ll->throttled_max, ll->sleep_logspace, ll->samples,
+		   ll->violations);
+}
+
+/*
+ * 64 tasks commit 4000 transactions of 1000-byte blocks, each to a
+ * different block, on the smallest log mkfs.xfs allows (1368 blocks):
+ * the CIL fills to its background push, the log wraps more than twice,
+ * the AIL writes back and frees the tail for the blocked reservers, and
+ * the checker's invariants hold at every sample. Then a power failure
+ * after an unwaited force: recovery replays, every block verifies, and
+ * xfs_logprint reads the log.
+ */
+static void test_committers_wrap_the_log_keeping_its_invariants(void)
+{
+	struct kshim_xfs_config disk = {
+		.image = img,
+		.latency = { .base_ns = 20000, .jitter_ns = 30000 },
+	};
+	struct log_load ll = {
+		.nr_tasks = 64,
+		.commits_per_task = kshim_test_scale(600),
+		.payload = 1000,
+	};
+	struct kshim_xfs *x;
+	unsigned int b;
+	u64 seq;
+
+	make_image_of(STRESS_IMG_SIZE, NULL);
+	KSHIM_ASSERT_EQ_FATAL(kshim_xfs_mount(&disk, &x), 0);
+	ll.mp = kshim_xfs_mp(x);
+	KSHIM_ASSERT_EQ_FATAL(log_load_run(&ll), 0);
+	print_load("stress", &ll);
+	KSHIM_ASSERT_EQ(ll.commits, ll.nr_tasks * ll.commits_per_task);
+	KSHIM_ASSERT_EQ(ll.violations, 0);
+	KSHIM_ASSERT(ll.log_cycles >= 2);
+	KSHIM_ASSERT(ll.checkpoints >= 8);
+	/* Background pushes start at XLOG_CIL_SPACE_LIMIT (half the hard
+	 * limit); the CIL gets near it before they do. */
+	KSHIM_ASSERT(ll.cil_max_bytes >= ll.cil_hard_limit / 2 * 3 / 4);
+	KSHIM_ASSERT(ll.cil_max_cpus >= 2);	/* per-CPU CIL parts */
+	KSHIM_ASSERT(ll.sleep_logspace > 0);	/* the log filled */
+
+	KSHIM_ASSERT_EQ(xfs_log_force(ll.mp, 0), 0);
+	KSHIM_ASSERT_EQ(kshim_xfs_crash(x, KSHIM_CRASH_KEEP_RANDOM, NULL), 0);
+	kshim_printk_clear();
+	KSHIM_ASSERT_EQ_FATAL(kshim_xfs_mount(&disk, &x), 0);
+	KSHIM_ASSERT(kshim_printk_contains("Starting recovery"));
+	for (b = 0; b < kshim_xfs_scratch_blocks(kshim_xfs_mp(x)); b++)
+		KSHIM_ASSERT_EQ(kshim_xfs_scratch_read(kshim_xfs_mp(x), b,
+						       &seq), 0);
+	kshim_xfs_unmount(x);
+	read_log();
+	kshim_host_image_remove(img);
+}
+
+/*
+ * The CIL push worker held back for 200 ms at the start (every slot of
+ * its workqueue taken): the CIL passes its background limit, the push is
+ * queued but cannot begin, and committers must then block at the hard
+ * limit (XLOG_CIL_BLOCKING_SPACE_LIMIT) instead of growing the CIL past
+ * what two checkpoints in the log allow. When the worker is let go,
+ * they all finish. Fails if the hard throttle in
+ * xlog_cil_push_background() is removed
+ * (xfs/patches/0001-xfs-no-cil-hard-throttle.patch).
+ */
+static void test_committers_block_at_the_cil_hard_limit_when_push_is_late(void)
+{
+	struct log_load ll = {
+		.nr_tasks = 64,
+		.commits_per_task = kshim_test_scale(100),
+		.payload = 1000,
+		.hold_push_ns = 200 * NSEC_PER_MSEC,
+	};
+	struct kshim_xfs *x;
+
+	make_image_of(STRESS_IMG_SIZE, NULL);
+	x = mount_image();
+	ll.mp = kshim_xfs_mp(x);
+	KSHIM_ASSERT_EQ_FATAL(log_load_run(&ll), 0);
+	print_load("held push", &ll);
+	KSHIM_ASSERT_EQ(ll.commits, ll.nr_tasks * ll.commits_per_task);
+	KSHIM_ASSERT_EQ(ll.violations, 0);
+	KSHIM_ASSERT(ll.throttled_max > 0);
+	KSHIM_ASSERT(ll.cil_max_bytes >= ll.cil_hard_limit);
+	KSHIM_ASSERT(ll.cil_max_bytes < ll.logsize / 2);
+	kshim_xfs_unmount(x);
+	read_log();
+	kshim_host_image_remove(img);
+}
+
+static const struct kshim_test stress_tests[] = {
+	KSHIM_TEST(test_committers_wrap_the_log_keeping_its_invariants),
+	KSHIM_TEST(test_committers_block_at_the_cil_hard_limit_when_push_is_late),
+	{ }
+};
+
 static const struct kshim_test mount_tests[] = {
 	KSHIM_TEST(test_mount_and_unmount_write_an_unmount_record),
 	{ }
@@ -636,4 +757,5 @@ static const struct kshim_test bad_input_tests[] = {
 KSHIM_SUITES({ "mount", NULL, NULL, mount_tests },
 	     { "recovery", NULL, NULL, recovery_tests },
 	     { "grant", NULL, NULL, grant_tests },
+	     { "stress", NULL, NULL, stress_tests },
 	     { "bad_input", NULL, NULL, bad_input_tests });

@@ -1,0 +1,276 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The log load (see xfs_log_load.h). Each task's transaction is what the
+ * seed-002 report describes for an unwritten-extent conversion: the real
+ * tr_write reservation, a small amount of metadata logged (one scratch
+ * block, real buffer log item), commit. The checker samples, under the
+ * locks the kernel uses for them:
+ *
+ *  - the head never passes the tail (nothing overwrites the tail: the
+ *    log stays recoverable);
+ *  - both grant heads within [0, log size];
+ *  - the CIL (the global count plus every CPU's unfolded part) below
+ *    half the log: "two checkpoints must always fit in the log, or
+ *    recovery can fail" (the reason for XLOG_CIL_BLOCKING_SPACE_LIMIT);
+ *
+ * and records the largest CIL and how many committers waited at its hard
+ * limit. Optionally it holds the CIL push worker back for a while at the
+ * start: four work items (xlog_cil_init() gives xc_push_wq max_active 4)
+ * that sleep until released occupy every slot, so the push work queued
+ * behind them cannot start.
+ */
+#include "xfs.h"
+#include "xfs_fs.h"
+#include "xfs_shared.h"
+#include "xfs_format.h"
+#include "xfs_log_format.h"
+#include "xfs_trans_resv.h"
+#include "xfs_mount.h"
+#include "xfs_trans.h"
+#include "xfs_trans_priv.h"
+#include "xfs_log.h"
+#include "xfs_log_priv.h"
+#include "xfs_stats.h"
+#include <linux/completion.h>
+#include <linux/delay.h>
+#include <linux/workqueue.h>
+#include <kshim/runtime.h>
+#include <kshim/sched.h>
+#include <kshim/host.h>
+#include <kshim/xfs.h>
+#include "xfs_log_load.h"
+
+#define CIL_PUSH_MAX_ACTIVE	4	/* xlog_cil_init() */
+#define SAMPLE_NS		(20 * NSEC_PER_USEC)
+
+struct load_state {
+	struct log_load *ll;
+	atomic_t running;
+	atomic64_t commits, reserve_wait_ns, reserve_wait_max_ns, commit_ns;
+	int error;
+	struct completion release;
+	struct work_struct blockers[CIL_PUSH_MAX_ACTIVE];
+	u64 t0;
+};
+
+struct worker {
+	struct load_state *st;
+	unsigned int id;
+};
+
+/* The hold's completion: one load runs at a time. */
+static struct load_state *blocker_state;
+
+static void hold_fn(struct work_struct *work)
+{
+	wait_for_completion(&blocker_state->release);
+}
+
+static void atomic64_max(atomic64_t *v, s64 x)
+{
+	s64 old = atomic64_read(v);
+
+	while (old < x && !atomic64_try_cmpxchg(v, &old, x))
+		;
+}
+
+static void worker_fn(void *arg)
+{
+	struct worker *w = arg;
+	struct load_state *st = w->st;
+	struct log_load *ll = st->ll;
+	struct xfs_mount *mp = ll->mp;
+	unsigned int nblocks = kshim_xfs_scratch_blocks(mp), k;
+	struct xfs_trans *tp;
+	u64 t0, t1, t2;
+	int error = 0;
+
+	for (k = 1; k <= ll->commits_per_task && !error; k++) {
+		t0 = kshim_clock_ns();
+		error = xfs_trans_alloc(mp, &M_RES(mp)->tr_write, 0, 0, 0, &tp);
+		if (error)
+			break;
+		t1 = kshim_clock_ns();
+		/* A different block each time, so the CIL grows with the
+		 * commits (relogging one block would not grow it). */
+		error = kshim_xfs_scratch_log(tp, (w->id + (k - 1) *
+						   ll->nr_tasks) % nblocks,
+					      k, ll->payload);
+		if (error) {
+			xfs_trans_cancel(tp);
+			break;
+		}
+		error = xfs_trans_commit(tp);
+		t2 = kshim_clock_ns();
+		atomic64_add(t1 - t0, &st->reserve_wait_ns);
+		atomic64_max(&st->reserve_wait_max_ns, t1 - t0);
+		atomic64_add(t2 - t1, &st->commit_ns);
+		if (!error)
+			atomic64_inc(&st->commits);
+	}
+	if (error)
+		cmpxchg(&st->error, 0, error);
+	atomic_dec(&st->running);
+}
+
+static void violation(struct log_load *ll, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!ll->violations++) {
+		va_start(ap, fmt);
+		vsnprintf(ll->first_violation, sizeof(ll->first_violation),
+			  fmt, ap);
+		va_end(ap);
+		pr_err("log_load: invariant broken: %s\n", ll->first_violation);
+	}
+}
+
+/* The head must not pass the tail: same cycle and ahead of it, or one
+ * cycle on and still behind it. */
+static void check_head_tail(struct log_load *ll, struct xlog *log)
+{
+	int cycle, block, tcycle, tblock;
+	xfs_lsn_t tail;
+
+	spin_lock(&log->l_icloglock);
+	cycle = log->l_curr_cycle;
+	block = log->l_curr_block;
+	tail = atomic64_read(&log->l_tail_lsn);
+	spin_unlock(&log->l_icloglock);
+	tcycle = CYCLE_LSN(tail);
+	tblock = BLOCK_LSN(tail);
+	if (!((cycle == tcycle && block >= tblock) ||
+	      (cycle == tcycle + 1 && block <= tblock)))
+		violation(ll, "log head %d/%d has passed the tail %d/%d",
+			  cycle, block, tcycle, tblock);
+}
+
+static void check_grant(struct log_load *ll, struct xlog *log)
+{
+	s64 r = atomic64_read(&log->l_reserve_head.grant);
+	s64 w = atomic64_read(&log->l_write_head.grant);
+
+	if (r < 0 || w < 0 || r > log->l_logsize || w > log->l_logsize)
+		violation(ll, "grant heads out of [0, %d]: reserve %lld, "
+			  "write %lld", log->l_logsize, r, w);
+}
+
+/* The CIL's size: the context's count plus each CPU's unfolded part. */
+static void check_cil(struct log_load *ll, struct xlog *log)
+{
+	struct xfs_cil *cil = log->l_cilp;
+	struct wait_queue_entry *we;
+	unsigned int cpus = 0;
+	u64 waiting = 0;
+	s64 used;
+	int cpu;
+
+	down_read(&cil->xc_ctx_lock);
+	used = atomic_read(&cil->xc_ctx->space_used);
+	for_each_possible_cpu(cpu) {
+		struct xlog_cil_pcp *pcp = per_cpu_ptr(cil->xc_pcp, cpu);
+
+		used += READ_ONCE(pcp->space_used);
+		cpus += !list_empty_careful(&pcp->log_items);
+	}
+	up_read(&cil->xc_ctx_lock);
+	spin_lock(&cil->xc_push_wait.lock);
+	list_for_each_entry(we, &cil->xc_push_wait.head, entry)
+		waiting++;
+	spin_unlock(&cil->xc_push_wait.lock);
+
+	ll->cil_max_bytes = max(ll->cil_max_bytes, used);
+	ll->cil_max_cpus = max(ll->cil_max_cpus, cpus);
+	ll->throttled_max = max(ll->throttled_max, waiting);
+	if (used >= log->l_logsize / 2)
+		violation(ll, "CIL holds %lld bytes, half the log is %d: two "
+			  "checkpoints no longer fit", used,
+			  log->l_logsize / 2);
+}
+
+static u64 sleep_logspace(struct xfs_mount *mp)
+{
+	u64 n = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		n += per_cpu_ptr(mp->m_stats.xs_stats, cpu)->s.xs_sleep_logspace;
+	return n;
+}
+
+int log_load_run(struct log_load *ll)
+{
+	struct xlog *log = ll->mp->m_log;
+	struct xfs_cil *cil = log->l_cilp;
+	struct load_state st = { .ll = ll };
+	struct task_struct **tasks;
+	struct worker *workers;
+	u64 real0, seq0, sleeps0;
+	u32 cycle0;
+	bool held = false;
+	unsigned int i;
+
+	tasks = kcalloc(ll->nr_tasks, sizeof(*tasks), GFP_KERNEL);
+	workers = kcalloc(ll->nr_tasks, sizeof(*workers), GFP_KERNEL);
+	if (!tasks || !workers) {
+		kfree(tasks);
+		kfree(workers);
+		return -ENOMEM;
+	}
+	ll->logsize = log->l_logsize;
+	ll->cil_hard_limit = XLOG_CIL_BLOCKING_SPACE_LIMIT(log);
+	init_completion(&st.release);
+	if (ll->hold_push_ns) {
+		blocker_state = &st;
+		for (i = 0; i < CIL_PUSH_MAX_ACTIVE; i++) {
+			INIT_WORK(&st.blockers[i], hold_fn);
+			queue_work(cil->xc_push_wq, &st.blockers[i]);
+		}
+		held = true;
+	}
+	seq0 = cil->xc_current_sequence;
+	cycle0 = log->l_curr_cycle;
+	sleeps0 = sleep_logspace(ll->mp);
+	real0 = kshim_host_clock_ns();
+	st.t0 = kshim_clock_ns();
+
+	atomic_set(&st.running, ll->nr_tasks);
+	for (i = 0; i < ll->nr_tasks; i++) {
+		workers[i] = (struct worker){ .st = &st, .id = i };
+		tasks[i] = kshim_task_run(worker_fn, &workers[i], "log-load", -1);
+	}
+	/* The checker: this task. */
+	while (atomic_read(&st.running)) {
+		if (held && kshim_clock_ns() - st.t0 >= ll->hold_push_ns) {
+			complete_all(&st.release);
+			held = false;
+		}
+		check_head_tail(ll, log);
+		check_grant(ll, log);
+		check_cil(ll, log);
+		ll->samples++;
+		usleep_range(SAMPLE_NS / NSEC_PER_USEC,
+			     SAMPLE_NS / NSEC_PER_USEC + 1);
+	}
+	ll->elapsed_ns = kshim_clock_ns() - st.t0;
+	ll->real_ns = kshim_host_clock_ns() - real0;
+	if (held)
+		complete_all(&st.release);
+	for (i = 0; i < ll->nr_tasks; i++)
+		kshim_task_join(tasks[i]);
+	for (i = 0; ll->hold_push_ns && i < CIL_PUSH_MAX_ACTIVE; i++)
+		flush_work(&st.blockers[i]);
+	blocker_state = NULL;
+
+	ll->commits = atomic64_read(&st.commits);
+	ll->reserve_wait_ns = atomic64_read(&st.reserve_wait_ns);
+	ll->reserve_wait_max_ns = atomic64_read(&st.reserve_wait_max_ns);
+	ll->commit_ns = atomic64_read(&st.commit_ns);
+	ll->sleep_logspace = sleep_logspace(ll->mp) - sleeps0;
+	ll->checkpoints = cil->xc_current_sequence - seq0;
+	ll->log_cycles = log->l_curr_cycle - cycle0;
+	kfree(tasks);
+	kfree(workers);
+	return st.error;
+}

@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A log load for the stress test and the seed-002 scenario: N tasks, each
+ * running reserve -> log one scratch block -> commit with the real
+ * tr_write reservation, while a checker task samples the log's
+ * invariants (tests/support/xfs_log_load.c).
+ */
+#ifndef _TESTS_XFS_LOG_LOAD_H
+#define _TESTS_XFS_LOG_LOAD_H
+
+#include <linux/types.h>
+
+struct xfs_mount;
+
+struct log_load {
+	/* What to run. */
+	struct xfs_mount *mp;
+	unsigned int nr_tasks;
+	unsigned int commits_per_task;
+	unsigned int payload;		/* bytes logged per commit (16..1023) */
+	u64 hold_push_ns;		/* hold the CIL push worker back this
+					   long from the start; 0: never */
+
+	/* What happened (times on the kshim clock: virtual in det). */
+	u64 commits;
+	u64 elapsed_ns, real_ns;
+	u64 reserve_wait_ns;		/* summed over tasks: in xfs_trans_alloc() */
+	u64 reserve_wait_max_ns;
+	u64 commit_ns;			/* summed: in xfs_trans_commit() */
+	u64 sleep_logspace;		/* XFS stat: reservers that slept */
+	u64 checkpoints;		/* CIL sequences pushed */
+	u32 log_cycles;			/* times the head went round the log */
+
+	/* The checker's samples. */
+	u64 samples;
+	s64 cil_max_bytes;		/* the largest CIL seen */
+	s64 cil_hard_limit;		/* XLOG_CIL_BLOCKING_SPACE_LIMIT */
+	s64 logsize;
+	unsigned int cil_max_cpus;	/* per-CPU CIL parts in use at once */
+	u64 throttled_max;		/* committers waiting at the hard limit */
+	u64 violations;
+	char first_violation[256];
+};
+
+/* Run the load to the end; 0, or -errno if a transaction failed. */
+int log_load_run(struct log_load *ll);
+
+#endif
