@@ -30,12 +30,14 @@ struct log_load {
 	u64 sleep_logspace;		/* XFS stat: reservers that slept */
 	u64 checkpoints;		/* CIL sequences pushed */
 	u32 log_cycles;			/* times the head went round the log */
+	u64 log_bytes;			/* written to the log (head moved) */
 
 	/* The checker's samples. */
 	u64 samples;
 	s64 cil_max_bytes;		/* the largest CIL seen */
 	s64 cil_hard_limit;		/* XLOG_CIL_BLOCKING_SPACE_LIMIT */
 	s64 logsize;
+	s64 grant_overrun_max;		/* grant head past the log size, most */
 	unsigned int cil_max_cpus;	/* per-CPU CIL parts in use at once */
 	u64 throttled_max;		/* committers waiting at the hard limit */
 	u64 violations;

@@ -1,0 +1,73 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Plot the log_concurrency scenario (seed 002) from its JSON: commits per
+second and mean wait for log space against the number of concurrent
+tasks, one line per regime (CIL push on time / held back) and per file
+(base and patched runs can be overlaid), into a PNG with gnuplot
+(Debian: gnuplot-nox).
+
+  scripts/kshim_plot_log.py -o log.png build/tests/log_concurrency.json
+  scripts/kshim_plot_log.py -o cmp.png base.json:base patched.json:patched
+"""
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument('-o', '--output', required=True, help='the PNG to write')
+    ap.add_argument('runs', nargs='+', help='JSON[:label]')
+    a = ap.parse_args()
+    if not shutil.which('gnuplot'):
+        sys.exit('kshim: gnuplot is not installed (apt-get install gnuplot-nox)')
+    rate, wait = [], []
+    with tempfile.TemporaryDirectory() as tmp:
+        for i, run in enumerate(a.runs):
+            path, _, label = run.partition(':')
+            try:
+                with open(path) as f:
+                    d = json.load(f)
+            except (OSError, ValueError) as e:
+                sys.exit(f'kshim: cannot read {path}: {e}')
+            label = label or d.get('backend', '')
+            for push in ('on', 'late'):
+                rows = sorted((r for r in d['runs'] if r['push'] == push),
+                              key=lambda r: r['n'])
+                if not rows:
+                    continue
+                dat = os.path.join(tmp, f'{i}-{push}.dat')
+                with open(dat, 'w') as f:
+                    for r in rows:
+                        mean_us = r['reserve_wait_ns_total'] / max(r['commits'], 1) / 1000
+                        f.write(f"{r['n']} {r['commits_per_s']} {mean_us}\n")
+                title = f'{label} push {push}'.strip()
+                rate.append(f"'{dat}' using 1:2 with linespoints lw 2 title '{title}'")
+                wait.append(f"'{dat}' using 1:3 with linespoints lw 2 title '{title}'")
+        script = (
+            'set terminal pngcairo size 1000,450\n'
+            f"set output '{a.output}'\n"
+            'set multiplot layout 1,2 title '
+            "'log\\_concurrency (seed 002): tr\\_write commits on the smallest log'\n"
+            'set logscale x 2\nset grid\nset key bottom left\n'
+            "set xlabel 'concurrent tasks'\n"
+            "set ylabel 'commits per second (kshim clock)'\nset yrange [0:*]\n"
+            'plot ' + ', '.join(rate) + '\n'
+            'set logscale y 10\nset yrange [*:*]\nset key top left\n'
+            "set ylabel 'mean wait for log space per commit (us)'\n"
+            'plot ' + ', '.join(wait) + '\n'
+            'unset multiplot\n')
+        r = subprocess.run(['gnuplot'], input=script, text=True,
+                           capture_output=True)
+        if r.returncode != 0:
+            sys.exit(f'kshim: gnuplot failed: {r.stderr.strip()}')
+    print(f'kshim: wrote {a.output}')
+
+
+if __name__ == '__main__':
+    main()
