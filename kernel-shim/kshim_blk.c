@@ -513,6 +513,18 @@ struct block_device *file_bdev(struct file *bdev_file)
 	return bdev_file->private_data;
 }
 
+/*
+ * A filesystem closing a device it opened (XFS's external log, in
+ * xfs_free_buftarg()). kshim's device files belong to their struct
+ * kshim_bdev and live until kshim_bdev_close(), the counterpart of the
+ * open that made them: there is no holder to yield and nothing to free.
+ * The file is checked, so a stray pointer still aborts.
+ */
+void bdev_fput(struct file *bdev_file)
+{
+	file_bdev(bdev_file);
+}
+
 /* The kernel's checks; there is no bdev page cache to resize or drop. */
 int set_blocksize(struct file *file, int size)
 {

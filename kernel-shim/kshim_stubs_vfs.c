@@ -77,7 +77,6 @@ LOUD(cap_inode_need_killpriv)
  * (kshim/bdev.h), never through a device node. */
 LOUD(I_BDEV)
 LOUD(bdev_file_open_by_dev)
-LOUD(bdev_fput)
 LOUD(bdev_thaw)
 LOUD(lookup_bdev)
 LOUD(invalidate_bdev)

@@ -381,7 +381,56 @@ static void test_crash_tearing_metadata_is_detected_or_recovered(void)
 	crash_run(KSHIM_CRASH_TEAR, 512);
 }
 
+/*
+ * An external log device (mkfs.xfs -l logdev=): commits, a synchronous
+ * force, a power failure on both devices; the remount recovers from the
+ * log device, every commit is there, and xfs_logprint reads the log
+ * device kshim wrote.
+ */
+static void test_external_log_recovers_forced_commits(void)
+{
+	char logimg[256], opts[512];
+	struct kshim_xfs_config cfg = { .image = img, .log_image = logimg };
+	struct kshim_xfs *x;
+	struct xfs_mount *mp;
+	xfs_csn_t csn = 0;
+	u64 s;
+	int st;
+
+	KSHIM_ASSERT_EQ_FATAL(kshim_host_image_create(logimg, sizeof(logimg),
+						      8 << 20, 0), 0);
+	KSHIM_ASSERT_EQ_FATAL(kshim_xfs_make_file(logimg, 8 << 20), 0);
+	snprintf(opts, sizeof(opts), "-l logdev=%s,size=8m", logimg);
+	make_image(opts);
+	KSHIM_ASSERT_EQ_FATAL(kshim_xfs_mount(&cfg, &x), 0);
+	mp = kshim_xfs_mp(x);
+	KSHIM_ASSERT(mp->m_logdev_targp != mp->m_ddev_targp);
+	KSHIM_ASSERT_EQ(mp->m_sb.sb_logstart, 0);
+	for (s = 1; s <= 100; s++) {
+		wrote[s] = 1u << (s % NR_BLOCKS);
+		csn = commit_blocks(mp, wrote[s], s, 500);
+	}
+	KSHIM_ASSERT_EQ(xfs_log_force_seq(mp, csn, XFS_LOG_SYNC, NULL), 0);
+	KSHIM_ASSERT_EQ(kshim_xfs_crash(x, KSHIM_CRASH_DROP_ALL, NULL), 0);
+
+	kshim_printk_clear();
+	KSHIM_ASSERT_EQ_FATAL(kshim_xfs_mount(&cfg, &x), 0);
+	KSHIM_ASSERT(kshim_printk_contains("Starting recovery (logdev: "));
+	KSHIM_ASSERT_EQ(check_recovered_prefix(kshim_xfs_mp(x), 100), 100);
+	kshim_xfs_unmount(x);
+	st = kshim_xfs_logprint(img, logimg, "-c", logprint, sizeof(logprint));
+	KSHIM_ASSERT_EQ(st, 0);
+	KSHIM_ASSERT(strstr(logprint, "flags: UNMOUNT") != NULL);
+
+	/* The data device alone is refused: the log is external. */
+	cfg.log_image = NULL;
+	KSHIM_ASSERT_EQ(kshim_xfs_mount(&cfg, &x), -EINVAL);
+	kshim_host_image_remove(logimg);
+	kshim_host_image_remove(img);
+}
+
 static const struct kshim_test recovery_tests[] = {
+	KSHIM_TEST(test_external_log_recovers_forced_commits),
 	KSHIM_TEST(test_forced_commits_survive_power_failure),
 	KSHIM_TEST(test_crash_keeping_random_writes_recovers_a_prefix),
 	KSHIM_TEST(test_crash_tearing_log_writes_recovers_a_prefix),
