@@ -32,7 +32,13 @@ static struct kthread *to_kthread(struct task_struct *k)
 {
 	struct kthread *kt = k->worker_private;
 
-	if (!kt || !(k->flags & PF_KTHREAD))
+	/*
+	 * Only kthread_create_on_node() gives a task a worker_private, and
+	 * its struct kthread names the task. k->flags is not read: it is the
+	 * kthread's own word, changed without a lock by the kthread itself
+	 * (memalloc_nofs_save() in xfsaild) while another task stops it.
+	 */
+	if (!kt || kt->task != k)
 		kshim_fatal("%s is not a kthread", k->comm);
 	return kt;
 }

@@ -13,8 +13,8 @@
  * metadata block logged (a real buffer log item), commit; on the
  * smallest log mkfs.xfs allows (1368 blocks) of a 256 MiB image, on a
  * device taking 20-50 us per I/O. Each N runs twice: as is, and with the
- * CIL push worker held back for the first 250 ms (every slot of its
- * workqueue taken). tests/support/xfs_log_load.c runs it and samples the
+ * CIL push worker held back from the start until 250 ms after the CIL
+ * reached its hard limit (every slot of its workqueue taken). tests/support/xfs_log_load.c runs it and samples the
  * invariants throughout.
  *
  * Measured per run: commits per second (kshim clock: virtual time in the

@@ -18,8 +18,9 @@
  *    recovery can fail" (the reason for XLOG_CIL_BLOCKING_SPACE_LIMIT);
  *
  * and records the largest CIL and how many committers waited at its hard
- * limit. Optionally it holds the CIL push worker back for a while at the
- * start: four work items (xlog_cil_init() gives xc_push_wq max_active 4)
+ * limit. Optionally it holds the CIL push worker back from the start
+ * until hold_push_ns after the CIL reached its hard limit (at most a
+ * minute): four work items (xlog_cil_init() gives xc_push_wq max_active 4)
  * that sleep until released occupy every slot, so the push work queued
  * behind them cannot start.
  */
@@ -46,6 +47,7 @@
 
 #define CIL_PUSH_MAX_ACTIVE	4	/* xlog_cil_init() */
 #define SAMPLE_NS		(20 * NSEC_PER_USEC)
+#define HOLD_GIVE_UP_NS		(60ULL * NSEC_PER_SEC)
 
 struct load_state {
 	struct log_load *ll;
@@ -180,7 +182,12 @@ static void check_cil(struct log_load *ll, struct xlog *log)
 	s64 used;
 	int cpu;
 
-	down_read(&cil->xc_ctx_lock);
+	/*
+	 * The write side, as xlog_cil_push_work() takes it to fold the
+	 * per-CPU parts: committers change their CPU's part under the read
+	 * side, so only the write side reads it whole.
+	 */
+	down_write(&cil->xc_ctx_lock);
 	used = atomic_read(&cil->xc_ctx->space_used);
 	for_each_possible_cpu(cpu) {
 		struct xlog_cil_pcp *pcp = per_cpu_ptr(cil->xc_pcp, cpu);
@@ -188,7 +195,7 @@ static void check_cil(struct log_load *ll, struct xlog *log)
 		used += READ_ONCE(pcp->space_used);
 		cpus += !list_empty_careful(&pcp->log_items);
 	}
-	up_read(&cil->xc_ctx_lock);
+	up_write(&cil->xc_ctx_lock);
 	spin_lock(&cil->xc_push_wait.lock);
 	list_for_each_entry(we, &cil->xc_push_wait.head, entry)
 		waiting++;
@@ -220,7 +227,7 @@ int log_load_run(struct log_load *ll)
 	struct load_state st = { .ll = ll };
 	struct task_struct **tasks;
 	struct worker *workers;
-	u64 real0, seq0, sleeps0;
+	u64 real0, seq0, sleeps0, armed_at = 0;
 	int cycle0, block0;
 	bool held = false;
 	unsigned int i;
@@ -262,7 +269,15 @@ int log_load_run(struct log_load *ll)
 	}
 	/* The checker: this task. */
 	while (atomic_read(&st.running)) {
-		if (held && kshim_clock_ns() - st.t0 >= ll->hold_push_ns) {
+		u64 now = kshim_clock_ns();
+
+		/* The hold lasts hold_push_ns from when the CIL reached its
+		 * hard limit, however slow the machine (valgrind, TSan). */
+		if (held && !armed_at &&
+		    (ll->throttled_max || ll->cil_max_bytes >= ll->cil_hard_limit))
+			armed_at = now;
+		if (held && ((armed_at && now - armed_at >= ll->hold_push_ns) ||
+			     now - st.t0 >= HOLD_GIVE_UP_NS)) {
 			complete_all(&st.release);
 			held = false;
 		}

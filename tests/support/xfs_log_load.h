@@ -18,8 +18,10 @@ struct log_load {
 	unsigned int nr_tasks;
 	unsigned int commits_per_task;
 	unsigned int payload;		/* bytes logged per commit (16..1023) */
-	u64 hold_push_ns;		/* hold the CIL push worker back this
-					   long from the start; 0: never */
+	u64 hold_push_ns;		/* hold the CIL push worker back from
+					   the start until this long after
+					   the CIL reached its hard limit;
+					   0: never */
 
 	/* What happened (times on the kshim clock: virtual in det). */
 	u64 commits;

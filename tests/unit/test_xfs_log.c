@@ -756,8 +756,9 @@ static void test_committers_wrap_the_log_keeping_its_invariants(void)
 }
 
 /*
- * The CIL push worker held back for 200 ms at the start (every slot of
- * its workqueue taken): the CIL passes its background limit, the push is
+ * The CIL push worker held back from the start until 200 ms after the
+ * CIL reached its hard limit (every slot of its workqueue taken): the
+ * CIL passes its background limit, the push is
  * queued but cannot begin, and committers must then block at the hard
  * limit (XLOG_CIL_BLOCKING_SPACE_LIMIT) instead of growing the CIL past
  * what two checkpoints in the log allow. When the worker is let go,

@@ -21,12 +21,32 @@
 	       __builtin_choose_expr(sizeof(x) == 4, (unsigned int)0,	\
 				     (unsigned long long)0))))
 
+/*
+ * A READ_ONCE() of a pointer is a consume load, the others are relaxed.
+ * The kernel's READ_ONCE() orders the accesses that depend on the value
+ * it read (address dependencies: asm-generic/rwonce.h, "Use __READ_ONCE()
+ * instead of READ_ONCE() if you do not require any atomicity or
+ * dependency ordering guarantees"; Alpha puts a barrier in it for that),
+ * and rcu_dereference() is a READ_ONCE() of the pointer that heads them.
+ * ThreadSanitizer does not follow dependencies: with a relaxed load, a
+ * reader of an object published by rcu_assign_pointer() (a release
+ * store) would be reported racing with the initialisation of that object
+ * (lib/rhashtable.c's new bucket table, seen by xfs_buf_lookup()). C11's
+ * consume is exactly dependency ordering; GCC implements it as acquire,
+ * which is the same plain load on x86. Only pointers: they head the
+ * dependencies the kernel relies on, and keeping integer READ_ONCE()s
+ * relaxed keeps TSan from seeing a control dependency as ordering.
+ */
+#define __kshim_rwonce_order(x)						\
+	__builtin_choose_expr(__builtin_classify_type(x) == 5 /* pointer */, \
+			      __ATOMIC_CONSUME, __ATOMIC_RELAXED)
+
 #define __READ_ONCE(x)							\
 ({									\
 	union { typeof(x) __v; __kshim_rwonce_int(x) __i; } __ro_u;	\
 	__ro_u.__i = __atomic_load_n(					\
 		(const volatile __kshim_rwonce_int(x) *)&(x),		\
-		__ATOMIC_RELAXED);					\
+		__kshim_rwonce_order(x));				\
 	__ro_u.__v;							\
 })
 
