@@ -456,11 +456,13 @@ static s64 space_left(struct xlog *log, struct xlog_grant_head *head)
 	       grant(head);
 }
 
-/* Everything committed is on disk and written back: an idle log. */
+/* Everything committed is on disk and written back: an idle log.
+ * xfs_ail_push_all_sync() returns only with the AIL empty. */
 static void quiesce(struct xfs_mount *mp)
 {
 	KSHIM_ASSERT_EQ(xfs_log_force(mp, XFS_LOG_SYNC), 0);
 	xfs_ail_push_all_sync(mp->m_ail);
+	KSHIM_ASSERT_EQ(xfs_ail_min_lsn(mp->m_ail), 0);
 }
 
 /*
