@@ -3,7 +3,8 @@
  * Finding, not yet explained: on the smallest log mkfs.xfs allows (1368
  * blocks of 4 KiB), 64 tasks committing tr_write transactions (the load
  * of test_xfs_log's stress test) reach, in some deterministic-backend
- * schedules (seeds 2 and 6 of 1..16 when found), a state where the
+ * schedules (seeds 2 and 6 of 1..16 in test_xfs_log when found; seed 16
+ * in this binary, which the sweep of 32 finds), a state where the
  * kernel's own XFS_DEBUG check before an iclog write,
  * xlog_verify_tail_lsn(), prints "tail wrapped" and "ran out of log
  * space": the write grant head plus the tail space exceed the log (by

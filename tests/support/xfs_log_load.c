@@ -132,8 +132,14 @@ static void violation(struct log_load *ll, const char *fmt, ...)
 	}
 }
 
-/* The head must not pass the tail: same cycle and ahead of it, or one
- * cycle on and still behind it. */
+/*
+ * The head must not pass the tail: same cycle and ahead of it, or one
+ * cycle on and still behind it. l_curr_block is where the next iclog
+ * starts, so this checks the space iclogs have claimed, not only what is
+ * written: stricter than xlog_verify_tail_lsn(), which looks at each
+ * iclog when it is written, and what the grant accounting promises (no
+ * iclog claims log space a reservation does not cover).
+ */
 static void check_head_tail(struct log_load *ll, struct xlog *log)
 {
 	int cycle, block, tcycle, tblock;

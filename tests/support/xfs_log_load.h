@@ -46,7 +46,11 @@ struct log_load {
 	char first_violation[256];
 };
 
-/* Run the load to the end; 0, or -errno if a transaction failed. */
+/*
+ * Run the load to the end; 0, or -errno if a transaction failed. It
+ * clears the printk buffer first: the kernel's messages during the run
+ * are checked at its end (xlog_verify_tail_lsn()).
+ */
 int log_load_run(struct log_load *ll);
 
 #endif
