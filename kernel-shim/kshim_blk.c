@@ -288,6 +288,8 @@ void submit_bio_noacct(struct bio *bio)
 	rq->submit_ns = kshim_clock_ns();
 
 	spin_lock(&kb->lock);
+	if (kb->observer)
+		kb->observer(kb->observer_priv, bio);
 	rq->status = BLK_STS_OK;
 	rq->due_ns = rq->submit_ns + kshim_blk_service_ns(kb, bio, &rq->status);
 	if (kb->dead)
@@ -498,6 +500,20 @@ struct file *kshim_bdev_file(struct kshim_bdev *kb)
 static struct kshim_bdev *kshim_bdev_of(struct block_device *bdev)
 {
 	return bdev->bd_disk->private_data;
+}
+
+struct kshim_bdev *kshim_bdev_of_bdev(struct block_device *bdev)
+{
+	return kshim_bdev_of(bdev);
+}
+
+void kshim_bdev_set_observer(struct kshim_bdev *kb, kshim_bio_observer_fn fn,
+			     void *priv)
+{
+	spin_lock(&kb->lock);
+	kb->observer = fn;
+	kb->observer_priv = priv;
+	spin_unlock(&kb->lock);
 }
 
 /*

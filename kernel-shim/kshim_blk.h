@@ -39,6 +39,8 @@ struct kshim_bdev {
 	int next_fault_id;
 	u64 rng;
 	struct kshim_latency latency;
+	kshim_bio_observer_fn observer;	/* under lock */
+	void *observer_priv;
 
 	atomic_t inflight;
 	unsigned int queue_depth;

@@ -456,6 +456,10 @@ int kshim_host_disk_crash(struct kshim_disk *d, enum kshim_crash_mode mode,
 {
 	uint64_t state = seed;
 	struct kshim_crash_result rs = { 0 };
+	/* KSHIM_CRASH_TRACE=1: list every cached write and its fate, in
+	 * completion order, to see what a recovery had to cope with. */
+	const char *trace_env = getenv("KSHIM_CRASH_TRACE");
+	int trace = trace_env && *trace_env && *trace_env != '0';
 	struct rec *r;
 	int err = 0;
 
@@ -466,6 +470,10 @@ int kshim_host_disk_crash(struct kshim_disk *d, enum kshim_crash_mode mode,
 		uint64_t pick = next_random(&state);
 
 		if (mode == KSHIM_CRASH_DROP_ALL || !(pick & 1)) {
+			if (trace)
+				fprintf(stderr, "kshim crash: off %llu len %llu lost\n",
+					(unsigned long long)r->off,
+					(unsigned long long)r->len);
 			free(r);
 			continue;
 		}
@@ -473,6 +481,11 @@ int kshim_host_disk_crash(struct kshim_disk *d, enum kshim_crash_mode mode,
 			len = (1 + (pick >> 2) % (n - 1)) * d->sector_size;
 			rs.torn++;
 		}
+		if (trace)
+			fprintf(stderr, "kshim crash: off %llu len %llu kept %llu\n",
+				(unsigned long long)r->off,
+				(unsigned long long)r->len,
+				(unsigned long long)len);
 		rs.kept++;
 		if (!err)
 			err = pwrite_all(d->fd, r->data, len, r->off);

@@ -59,6 +59,10 @@ static void test_smallest_log_never_overwrites_its_tail(void)
 	KSHIM_ASSERT_EQ_FATAL(kshim_xfs_mount(&disk, &x), 0);
 	ll.mp = kshim_xfs_mp(x);
 	KSHIM_ASSERT_EQ(log_load_run(&ll), 0);
+	kshim_info("finding: write grant + tail space past the log size by "
+		   "at most %lld bytes (%llu samples)\n",
+		   (long long)ll.grant_overrun_max,
+		   (unsigned long long)ll.samples);
 	if (ll.violations)
 		kshim_info("finding: %s\n", ll.first_violation);
 	KSHIM_ASSERT_EQ(ll.violations, 0);

@@ -15,6 +15,7 @@
 #include <kshim/host_disk.h>
 #include <kshim/xfs.h>
 #include "xfs_log_load.h"
+#include "xfs_log_bio.h"
 #include "xfs.h"
 #include "xfs_fs.h"
 #include "xfs_shared.h"
@@ -84,6 +85,8 @@ static void read_log(void)
  */
 static void test_mount_and_unmount_write_an_unmount_record(void)
 {
+	struct log_bio_trace trace;
+	struct log_bio_counts c;
 	struct kshim_xfs *x;
 	struct xfs_mount *mp;
 	struct xlog *log;
@@ -98,7 +101,13 @@ static void test_mount_and_unmount_write_an_unmount_record(void)
 	KSHIM_ASSERT_EQ(log->l_logBBsize,
 			XFS_FSB_TO_BB(mp, mp->m_sb.sb_logblocks));
 	KSHIM_ASSERT(!kshim_printk_contains("Starting recovery"));
+	log_bio_trace_start(&trace, mp);
 	kshim_xfs_unmount(x);
+	/* The unmount record went out as one PREFLUSH|FUA iclog write. */
+	log_bio_trace_read(&trace, &c);
+	log_bio_trace_release(&trace);
+	KSHIM_ASSERT_EQ(c.unmount_iclogs, 1);
+	KSHIM_ASSERT_EQ(c.violations, 0);
 	read_log();
 	/*
 	 * mkfs.xfs left an unmount record already; kshim's unmount must add
@@ -255,6 +264,8 @@ static u64 check_recovered_prefix(struct xfs_mount *mp, u64 forced)
  */
 static void test_forced_commits_survive_power_failure(void)
 {
+	struct log_bio_trace trace;
+	struct log_bio_counts c;
 	struct kshim_xfs *x;
 	struct xfs_mount *mp;
 	xfs_csn_t csn = 0;
@@ -263,11 +274,20 @@ static void test_forced_commits_survive_power_failure(void)
 	make_image(NULL);
 	x = mount_image();
 	mp = kshim_xfs_mp(x);
+	log_bio_trace_start(&trace, mp);
 	for (s = 1; s <= NR_COMMITS; s++) {
 		wrote[s] = 1u << (s % NR_BLOCKS);
 		csn = commit_blocks(mp, wrote[s], s, 200);
 	}
 	KSHIM_ASSERT_EQ(xfs_log_force_seq(mp, csn, XFS_LOG_SYNC, NULL), 0);
+	/* Each iclog holding a commit record went out REQ_FUA. */
+	log_bio_trace_stop(&trace);
+	log_bio_trace_read(&trace, &c);
+	log_bio_trace_release(&trace);
+	KSHIM_ASSERT(c.commit_iclogs >= 1);
+	KSHIM_ASSERT(c.fua >= c.commit_iclogs);
+	KSHIM_ASSERT_EQ(c.undecoded, 0);
+	KSHIM_ASSERT_EQ(c.violations, 0);
 	KSHIM_ASSERT_EQ(kshim_xfs_crash(x, KSHIM_CRASH_DROP_ALL, NULL), 0);
 
 	kshim_printk_clear();
@@ -730,6 +750,8 @@ static void test_committers_wrap_the_log_keeping_its_invariants(void)
 		.commits_per_task = kshim_test_scale(600),
 		.payload = 1000,
 	};
+	struct log_bio_trace trace;
+	struct log_bio_counts c;
 	struct kshim_xfs *x;
 	unsigned int b;
 	u64 seq;
@@ -737,8 +759,27 @@ static void test_committers_wrap_the_log_keeping_its_invariants(void)
 	make_image_of(STRESS_IMG_SIZE, STRESS_MKFS);
 	KSHIM_ASSERT_EQ_FATAL(kshim_xfs_mount(&disk, &x), 0);
 	ll.mp = kshim_xfs_mp(x);
+	log_bio_trace_start(&trace, ll.mp);
 	KSHIM_ASSERT_EQ_FATAL(log_load_run(&ll), 0);
+	log_bio_trace_stop(&trace);
+	log_bio_trace_read(&trace, &c);
+	log_bio_trace_release(&trace);
 	print_load("stress", &ll);
+	kshim_info("stress: %llu iclog writes, %llu PREFLUSH, %llu FUA; "
+		   "%llu hold a commit record, %llu a start record; at most "
+		   "%llu not FUA since the last cache flush\n",
+		   c.writes, c.preflush, c.fua, c.commit_iclogs,
+		   c.start_iclogs, c.volatile_max);
+	if (c.violations)
+		kshim_info("stress: %s\n", c.first_violation);
+	/* Every iclog write had the flags its records need (see
+	 * tests/support/xfs_log_bio.h); one checkpoint's start and commit
+	 * records can share an iclog, so at least one of each per two
+	 * checkpoints. */
+	KSHIM_ASSERT_EQ(c.violations, 0);
+	KSHIM_ASSERT_EQ(c.undecoded, 0);
+	KSHIM_ASSERT(c.commit_iclogs * 2 >= ll.checkpoints);
+	KSHIM_ASSERT(c.start_iclogs * 2 >= ll.checkpoints);
 	KSHIM_ASSERT_EQ(ll.commits, ll.nr_tasks * ll.commits_per_task);
 	KSHIM_ASSERT_EQ(ll.violations, 0);
 	KSHIM_ASSERT(ll.log_cycles >= 2);

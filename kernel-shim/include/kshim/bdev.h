@@ -102,6 +102,18 @@ struct kshim_bdev_stats {
 void kshim_bdev_get_stats(struct kshim_bdev *kb, struct kshim_bdev_stats *st);
 void kshim_bdev_print_stats(struct kshim_bdev *kb);
 
+/*
+ * A bio observer, what blktrace's queue event sees: fn is called for
+ * every bio the device accepts (after its checks, before it is queued),
+ * in the submitter's context with the device's queue lock held, so it
+ * must not sleep. It may read the bio's data, never change it. NULL
+ * removes it. kshim_bdev_of_bdev() finds the device a filesystem uses.
+ */
+typedef void (*kshim_bio_observer_fn)(void *priv, struct bio *bio);
+void kshim_bdev_set_observer(struct kshim_bdev *kb, kshim_bio_observer_fn fn,
+			     void *priv);
+struct kshim_bdev *kshim_bdev_of_bdev(struct block_device *bdev);
+
 /* The write log (kshim/host_disk.h): start recording now. -EBUSY (and a
  * printed reason) while writes are cached: flush first. */
 int kshim_bdev_log_start(struct kshim_bdev *kb, const char *path);
