@@ -348,8 +348,27 @@ def apply_patches(src, workdir, dirs, patches):
 			    % (p, explain_patch_failure(r.stdout)))
 	patch_secs = time.monotonic() - t0
 
+	# cp -a keeps every file's time, so a file the previous patch set
+	# changed and this one does not comes back with its old time, and
+	# ninja would keep the objects built from the patched text. Every
+	# file either set touches gets a new time: rebuilt, and only those.
+	listing = final + '.files'
+	touched = set()
+	for p in patches:
+		touched.update(patch_targets(p))
+	try:
+		with open(listing) as f:
+			before = set(json.load(f))
+	except (OSError, ValueError):
+		before = set()
+	for rel in before | touched:
+		path = os.path.join(tmp, rel)
+		if os.path.isfile(path):
+			os.utime(path)
+
 	rmtree_quiet(final)
 	os.rename(tmp, final)
+	write_atomic(listing, json.dumps(sorted(touched)))
 	return final, copy_secs, patch_secs
 
 
@@ -474,8 +493,11 @@ def main(argv):
 		timings['copy_s'] = round(cs, 2)
 		timings['patch_s'] = round(ps, 2)
 	else:
-		# Do not leave a stale patched tree that looks current.
+		# Do not leave a stale patched tree that looks current. (The
+		# objects built from it depend on its headers, which are gone
+		# now, so ninja rebuilds them.)
 		rmtree_quiet(os.path.join(workdir, 'linux-patched'))
+		rmtree_quiet(os.path.join(workdir, 'linux-patched.files'))
 
 	build_overlay(os.path.abspath(a.overlay_src),
 		      os.path.abspath(a.overlay), tree, a.link)
