@@ -1,25 +1,40 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Finding, not yet explained: the load of test_xfs_log's wrap stress test
- * (64 tasks, 38,400 tr_write commits, a 2736-block log; the invariants
- * hold throughout), then an unwaited log force and a power failure that
- * keeps a random part of the device's write cache
- * (KSHIM_CRASH_KEEP_RANDOM). In this binary seed 1 already fails: the
- * remount's recovery says "failed to locate log tail" and the mount fails
- * (-EFSBADCRC or -EFSCORRUPTED; once "rhead->h_magicno !=
- * XLOG_HEADER_MAGIC_NUM"). With KSHIM_CRASH_DROP_ALL (every cached write
- * lost) seeds 1..6 all recover. Seen first when an unrelated change to an
- * earlier test of test_xfs_log shifted its schedule (5 of seeds 1..12
- * failed there).
+ * Finding, mechanism found: a crash can leave the log unrecoverable once
+ * more than XLOG_MAX_ICLOGS iclog writes sit in the device's volatile
+ * write cache. The load of test_xfs_log's wrap stress test (64 tasks,
+ * 38,400 tr_write commits, a 2736-block log; the invariants hold
+ * throughout), an unwaited log force, then a power failure that keeps a
+ * random part of the write cache (KSHIM_CRASH_KEEP_RANDOM, which any disk
+ * with a volatile cache may do). At seed 1 the remount fails: "failed to
+ * locate log tail", -EFSBADCRC. 2 of seeds 1..32 fail; with
+ * KSHIM_CRASH_DROP_ALL every seed recovers.
  *
- * A hypothesis to test: only a checkpoint's start and commit iclogs carry
- * PREFLUSH/FUA, so a large checkpoint's middle iclogs complete into the
- * volatile cache, dozens of them; a disk may persist any subset of its
- * cache, leaving a hole further back than the l_iclog_bufs iclogs that
- * xlog_find_head() allows to be out of order. Or kshim's cache keeps
- * something a disk could not. The device's write log
- * (kshim_bdev_log_start()) around the crash will say which writes were
- * cached and which kept.
+ * What happens (seed 1, KSHIM_CRASH_TRACE=1 lists the cache at the crash,
+ * xfs_logprint -d reads the image it leaves):
+ *  - 31 iclog writes of 32 KiB were cached: a checkpoint's middle iclogs,
+ *    which 6.12 writes without REQ_FUA or REQ_PREFLUSH (only the start
+ *    and commit iclogs carry flags; see tests/support/xfs_log_bio.h: the
+ *    stress test sees up to ~100 such writes between cache flushes).
+ *  - The disk kept 15 of them and lost the first (log block 14088), so
+ *    recovery finds the head there; the last durable record before it
+ *    (4:14077) says the tail is 3:14770.
+ *  - The kept later iclogs carry tail 3:18546: the AIL had written
+ *    metadata back and moved the tail meanwhile, so the log reused blocks
+ *    14770.. in cycle 4. The kept ones overwrote blocks 15112-16136 of
+ *    what the durable record calls the live log.
+ *  - xlog_verify_tail() tolerates a tail overwritten within
+ *    XLOG_MAX_ICLOGS * h_size (512 blocks here) of the head: the most
+ *    that could be in flight when every iclog was FUA. The damage here is
+ *    1024 blocks from the head, so the CRC error there is final.
+ *
+ * tests/findings/patches/experiment-every-iclog-fua.patch makes every
+ * iclog write FUA again (as before 5.14's eef983ffeae7, "xfs: journal IO
+ * cache flush reductions"); with it all 32 seeds recover. So XFS's
+ * recovery window assumes a bound on unordered iclog writes that the
+ * non-FUA middle iclogs no longer give, on any disk that may persist its
+ * cache out of order. Not yet shown on hardware; worth a report upstream
+ * with this reproducer.
  *
  * As with the tail-wrap finding, tests/meson.build expects the seed
  * sweep to fail with these messages, and that test fails when it stops.
