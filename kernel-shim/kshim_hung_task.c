@@ -20,14 +20,14 @@ static u32 stop;
 static struct task_struct *khungtaskd;
 static u64 timeout_ns;
 
-static void report(struct kshim_task *kt, u64 now)
+static void report(struct kshim_task *kt, u64 blocked_ns)
 {
 	struct kshim_lock *l = READ_ONCE(kt->waiting_for);
 	int i;
 
 	pr_err("INFO: task %s:%d blocked for more than %llu seconds, on %s",
 	       kt->task.comm, kt->task.pid,
-	       (now - READ_ONCE(kt->blocked_since)) / NSEC_PER_SEC,
+	       blocked_ns / NSEC_PER_SEC,
 	       READ_ONCE(kt->blocked_on) ?: "?");
 	struct task_struct *owner = l ? READ_ONCE(l->owner) : NULL;
 
@@ -58,7 +58,12 @@ static void khungtaskd_main(void *unused)
 			u64 since = READ_ONCE(kt->blocked_since);
 			unsigned int state = READ_ONCE(kt->task.__state);
 
-			if (&kt->task == current || !since ||
+			/*
+			 * A task may block after now was read: since is then
+			 * later than now, and now - since wraps to centuries
+			 * (seen with 1024 XFS log committers).
+			 */
+			if (&kt->task == current || !since || since > now ||
 			    now - since < timeout_ns)
 				continue;
 			/*
@@ -73,7 +78,7 @@ static void khungtaskd_main(void *unused)
 			if (!hung++)
 				pr_err("kshim: hung tasks (KSHIM_HUNG_TIMEOUT=%llu s):\n",
 				       timeout_ns / NSEC_PER_SEC);
-			report(kt, now);
+			report(kt, now - since);
 		}
 		kshim_tasks_unlock();
 		if (hung)

@@ -51,10 +51,7 @@
 static void test_smallest_log_never_overwrites_its_tail(void)
 {
 	char img[256];
-	struct kshim_xfs_config disk = {
-		.image = img,
-		.latency = { .base_ns = 20000, .jitter_ns = 30000 },
-	};
+	struct kshim_xfs_config disk;
 	struct log_load ll = {
 		.nr_tasks = 64,
 		.commits_per_task = 600,
@@ -62,10 +59,8 @@ static void test_smallest_log_never_overwrites_its_tail(void)
 	};
 	struct kshim_xfs *x;
 
-	KSHIM_ASSERT_EQ_FATAL(kshim_host_image_create(img, sizeof(img),
-						      IMG_SIZE, 0), 0);
-	KSHIM_ASSERT_EQ_FATAL(kshim_xfs_mkfs(img, IMG_SIZE, "-l size=1368b"), 0);
-	KSHIM_ASSERT_EQ_FATAL(kshim_xfs_mount(&disk, &x), 0);
+	KSHIM_ASSERT_EQ_FATAL(log_load_mount_new(img, sizeof(img), IMG_SIZE,
+						 "-l size=1368b", &disk, &x), 0);
 	ll.mp = kshim_xfs_mp(x);
 	KSHIM_ASSERT_EQ(log_load_run(&ll), 0);
 	kshim_info("finding: write grant + tail space past the log size by "

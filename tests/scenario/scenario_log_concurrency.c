@@ -99,20 +99,15 @@ static u64 per_s(u64 n, u64 ns)
 
 static void one_run(struct run *r)
 {
-	struct kshim_xfs_config disk = {
-		.image = img,
-		.latency = { .base_ns = 20000, .jitter_ns = 30000 },
-	};
+	struct kshim_xfs_config disk;
 	struct kshim_xfs *x;
 	struct xfs_mount *mp;
 	unsigned int i, b;
 	u64 seq;
 	int err;
 
-	KSHIM_ASSERT_EQ_FATAL(kshim_host_image_create(img, sizeof(img),
-						      IMG_SIZE, 0), 0);
-	KSHIM_ASSERT_EQ_FATAL(kshim_xfs_mkfs(img, IMG_SIZE, "-l size=1368b"), 0);
-	KSHIM_ASSERT_EQ_FATAL(kshim_xfs_mount(&disk, &x), 0);
+	KSHIM_ASSERT_EQ_FATAL(log_load_mount_new(img, sizeof(img), IMG_SIZE,
+						 "-l size=1368b", &disk, &x), 0);
 	r->ll = (struct log_load){
 		.mp = kshim_xfs_mp(x),
 		.nr_tasks = r->n,
