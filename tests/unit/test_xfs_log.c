@@ -707,10 +707,77 @@ static void test_waiters_queue_in_order_and_wake_when_space_frees(void)
 	kshim_host_image_remove(img);
 }
 
+static unsigned int ail_items(struct xfs_ail *ailp)
+{
+	struct xfs_log_item *lip;
+	unsigned int n = 0;
+
+	spin_lock(&ailp->ail_lock);
+	list_for_each_entry(lip, &ailp->ail_head, li_ail)
+		n++;
+	spin_unlock(&ailp->ail_lock);
+	return n;
+}
+
+/*
+ * The AIL takes a checkpoint's items only once the checkpoint is on
+ * disk (the commit iclog's completion inserts them at the checkpoint's
+ * start LSN, which then holds the log tail), and writing them back
+ * (xfsaild, pushed by xfs_ail_push_all_sync()) empties it, moves the
+ * tail up to the AIL's head and puts the blocks on disk.
+ */
+static void test_ail_takes_items_after_their_checkpoint_and_writes_them_back(void)
+{
+	struct kshim_xfs *x;
+	struct xfs_mount *mp;
+	struct xfs_ail *ailp;
+	struct xlog *log;
+	xfs_lsn_t lsn;
+	xfs_csn_t csn;
+	unsigned int b;
+	u64 seq;
+
+	make_image(NULL);
+	x = mount_image();
+	mp = kshim_xfs_mp(x);
+	log = mp->m_log;
+	ailp = mp->m_ail;
+	quiesce(mp);
+
+	/* Committed into the CIL, not yet written: not in the AIL. */
+	csn = commit_blocks(mp, 0xff, 1, 200);
+	KSHIM_ASSERT_EQ(ail_items(ailp), 0);
+	KSHIM_ASSERT_EQ(kshim_xfs_scratch_read(mp, 0, &seq), 0);
+	KSHIM_ASSERT_EQ(seq, 0);	/* never written */
+
+	/* The checkpoint on disk: its 8 buffers in the AIL, holding the
+	 * tail at the checkpoint's start. */
+	KSHIM_ASSERT_EQ(xfs_log_force_seq(mp, csn, XFS_LOG_SYNC, NULL), 0);
+	KSHIM_ASSERT_EQ(ail_items(ailp), 8);
+	lsn = xfs_ail_min_lsn(ailp);
+	KSHIM_ASSERT(lsn != 0);
+	KSHIM_ASSERT_EQ(atomic64_read(&log->l_tail_lsn), lsn);
+	KSHIM_ASSERT(XFS_LSN_CMP(lsn, ailp->ail_head_lsn) <= 0);
+
+	/* Written back: empty, the tail at the AIL's head, blocks on disk. */
+	xfs_ail_push_all_sync(ailp);
+	KSHIM_ASSERT_EQ(ail_items(ailp), 0);
+	spin_lock(&ailp->ail_lock);
+	KSHIM_ASSERT_EQ(atomic64_read(&log->l_tail_lsn), ailp->ail_head_lsn);
+	spin_unlock(&ailp->ail_lock);
+	for (b = 0; b < 8; b++) {
+		KSHIM_ASSERT_EQ(kshim_xfs_scratch_read(mp, b, &seq), 0);
+		KSHIM_ASSERT_EQ(seq, 1);
+	}
+	kshim_xfs_unmount(x);
+	kshim_host_image_remove(img);
+}
+
 static const struct kshim_test grant_tests[] = {
 	KSHIM_TEST(test_reserve_regrant_ungrant_account_every_byte),
 	KSHIM_TEST(test_rolling_transaction_returns_its_reservation),
 	KSHIM_TEST(test_waiters_queue_in_order_and_wake_when_space_frees),
+	KSHIM_TEST(test_ail_takes_items_after_their_checkpoint_and_writes_them_back),
 	{ }
 };
 
