@@ -45,9 +45,15 @@ unsigned long __per_cpu_offset[NR_CPUS];
 static char *pcpu_base;
 static struct kshim_lock cpu_locks[NR_CPUS];
 
-/* Dynamic per-CPU chunks: a sorted list of used [start, end) offsets. */
+/*
+ * Dynamic per-CPU chunks: a sorted list of used [start, end) offsets. An
+ * area annotated as racy on purpose (kshim_percpu_benign_race()) is kept
+ * in the list when freed, so that TSan's annotation, which cannot be
+ * withdrawn, never covers a later allocation.
+ */
 struct pcpu_area {
 	unsigned long start, end;
+	bool benign_race, freed;
 	struct pcpu_area *next;
 };
 static struct pcpu_area *pcpu_used;
@@ -127,6 +133,7 @@ void __percpu *pcpu_alloc_noprof(size_t size, size_t align, bool reserved,
 	}
 	a->start = start;
 	a->end = start + size;
+	a->benign_race = a->freed = false;
 	a->next = *pp;
 	*pp = a;
 	mutex_unlock(&pcpu_lock);
@@ -146,16 +153,51 @@ void free_percpu(void __percpu *ptr)
 		return;
 	mutex_lock(&pcpu_lock);
 	for (pp = &pcpu_used; *pp; pp = &(*pp)->next)
-		if ((*pp)->start == start)
+		if ((*pp)->start == start && !(*pp)->freed)
 			break;
 	a = *pp;
-	if (a)
+	if (a && a->benign_race)
+		a->freed = true;
+	else if (a)
 		*pp = a->next;
 	mutex_unlock(&pcpu_lock);
 	if (!a)
 		kshim_fatal("free_percpu(%p): not a per-CPU allocation", ptr);
-	kshim_host_free(a);
+	if (!a->benign_race)
+		kshim_host_free(a);
 	atomic_long_dec(&pcpu_outstanding);
+}
+
+/**
+ * kshim_percpu_benign_race - tell ThreadSanitizer a per-CPU area is racy
+ * @ptr: an alloc_percpu() pointer
+ * @why: the kernel's reason, in a few words
+ *
+ * Every CPU's copy of the area is annotated. The area is never reused
+ * after free_percpu(), so the annotation does not outlive it: its size
+ * stays taken, per CPU, for the rest of the run.
+ */
+void kshim_percpu_benign_race(void __percpu *ptr, const char *why)
+{
+	unsigned long start = (char __force *)ptr - __kshim_percpu_start;
+	unsigned long size = 0;
+	struct pcpu_area *a;
+	unsigned int cpu;
+
+	mutex_lock(&pcpu_lock);
+	for (a = pcpu_used; a; a = a->next)
+		if (a->start == start && !a->freed)
+			break;
+	if (a) {
+		a->benign_race = true;
+		size = a->end - a->start;
+	}
+	mutex_unlock(&pcpu_lock);
+	if (!a)
+		kshim_fatal("kshim_percpu_benign_race(%p): not a per-CPU allocation",
+			    ptr);
+	for_each_possible_cpu(cpu)
+		kshim_host_tsan_benign_race(per_cpu_ptr(ptr, cpu), size, why);
 }
 
 /* Per-CPU areas allocated by initcalls live forever (not leaks). */

@@ -23,7 +23,7 @@ static u64 timeout_ns;
 static void report(struct kshim_task *kt, u64 blocked_ns)
 {
 	struct kshim_lock *l = READ_ONCE(kt->waiting_for);
-	int i;
+	int i, n;
 
 	pr_err("INFO: task %s:%d blocked for more than %llu seconds, on %s",
 	       kt->task.comm, kt->task.pid,
@@ -36,8 +36,18 @@ static void report(struct kshim_task *kt, u64 blocked_ns)
 	else if (owner)
 		pr_cont(" held by a task that has exited");
 	pr_cont("\n");
-	for (i = 0; i < min(kt->nr_held, KSHIM_HELD_LOCKS_MAX); i++)
-		pr_err("      holds %s\n", kt->held[i]->name ?: "lock");
+	/*
+	 * The task may still take and drop locks (a lock wait counts as
+	 * blocked): a racy snapshot, read with the marked accesses
+	 * held_push()/held_pop() write with.
+	 */
+	n = min(READ_ONCE(kt->nr_held), KSHIM_HELD_LOCKS_MAX);
+	for (i = 0; i < n; i++) {
+		struct kshim_lock *h = READ_ONCE(kt->held[i]);
+
+		if (h)
+			pr_err("      holds %s\n", h->name ?: "lock");
+	}
 }
 
 static void khungtaskd_main(void *unused)
@@ -59,9 +69,11 @@ static void khungtaskd_main(void *unused)
 			unsigned int state = READ_ONCE(kt->task.__state);
 
 			/*
-			 * A task may block after now was read: since is then
-			 * later than now, and now - since wraps to centuries
-			 * (seen with 1024 XFS log committers).
+			 * A task that blocked after now was sampled has a
+			 * later blocked_since: not hung. As an unsigned
+			 * difference it would be ~584 years, which made
+			 * busy TSan runs fail with a burst of reports of
+			 * tasks "blocked for more than 18446744073 seconds".
 			 */
 			if (&kt->task == current || !since || since > now ||
 			    now - since < timeout_ns)

@@ -268,35 +268,40 @@ static void lock_wait(struct kshim_lock *l, u32 seen)
 			return;		/* the word moved: retry */
 		seen |= KSHIM_LOCK_WAITERS;
 	}
-	kt->waiting_for = l;
+	/* Marked: the hung-task watchdog reads it from another thread. */
+	WRITE_ONCE(kt->waiting_for, l);
 	kshim_wait(&l->word, seen, lock_name(l));
-	kt->waiting_for = NULL;
+	WRITE_ONCE(kt->waiting_for, NULL);
 }
 
-/* The locks each task holds, for hang reports (not for ordering). */
+/*
+ * The locks each task holds, for hang reports (not for ordering). Only
+ * the task itself changes them; the hung-task watchdog reads them from
+ * another thread, hence the marked stores.
+ */
 static void held_push(struct kshim_lock *l)
 {
 	struct kshim_task *kt = kshim_task_of(current);
 
 	if (kt->nr_held < KSHIM_HELD_LOCKS_MAX)
-		kt->held[kt->nr_held] = l;
-	kt->nr_held++;
+		WRITE_ONCE(kt->held[kt->nr_held], l);
+	WRITE_ONCE(kt->nr_held, kt->nr_held + 1);
 }
 
 static void held_pop(struct kshim_lock *l)
 {
 	struct kshim_task *kt = kshim_task_of(current);
-	int i, n = min(kt->nr_held, KSHIM_HELD_LOCKS_MAX);
+	int i, j, n = min(kt->nr_held, KSHIM_HELD_LOCKS_MAX);
 
 	for (i = n - 1; i >= 0; i--)
 		if (kt->held[i] == l) {
-			memmove(&kt->held[i], &kt->held[i + 1],
-				(n - i - 1) * sizeof(kt->held[0]));
+			for (j = i; j < n - 1; j++)
+				WRITE_ONCE(kt->held[j], kt->held[j + 1]);
 			break;
 		}
 	/* A lock released by another task than its taker is not ours. */
 	if (i >= 0 || kt->nr_held > KSHIM_HELD_LOCKS_MAX)
-		kt->nr_held--;
+		WRITE_ONCE(kt->nr_held, kt->nr_held - 1);
 }
 
 static void check_recursion(struct kshim_lock *l)

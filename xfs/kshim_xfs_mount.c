@@ -64,6 +64,27 @@ struct kshim_xfs {
 /* ---- caches (xfs_init_caches(), the ones the log path uses) ----------- */
 
 /*
+ * The statistics XFS_STATS_INC() counts in. XFS counts them racily on
+ * purpose: xfs_stats.h increments the counter of current_cpu(), which
+ * xfs_linux.h defines as raw_smp_processor_id(), with a plain ++ and
+ * without disabling preemption, so on a preemptible kernel two tasks can
+ * update one CPU's counter at once (and xfs_stats_clearall() zeroes other
+ * CPUs' counters while they count); a lost update is accepted, the
+ * statistics are approximate. kshim's parallel backend runs several tasks
+ * on one simulated CPU at the same time, which makes that race common:
+ * TSan is told it is intended.
+ */
+static struct xfsstats __percpu *stats_alloc(void)
+{
+	struct xfsstats __percpu *stats = alloc_percpu(struct xfsstats);
+
+	if (stats)
+		kshim_percpu_benign_race(stats,
+			"XFS_STATS_INC(): raw_smp_processor_id() and a plain ++");
+	return stats;
+}
+
+/*
  * init_xfs_fs() is a module_init: the caches and the global statistics
  * live as long as the program, like boot-time memory (not leaks).
  */
@@ -84,7 +105,7 @@ static int __init kshim_xfs_init(void)
 					       sizeof(struct xfs_buf_log_item),
 					       0, 0, NULL);
 	/* init_xfs_fs(): the global statistics XFS_STATS_INC() counts in. */
-	xfsstats.xs_stats = alloc_percpu(struct xfsstats);
+	xfsstats.xs_stats = stats_alloc();
 	if (!xfs_buf_cache || !xfs_log_ticket_cache || !xfs_trans_cache ||
 	    !xfs_buf_item_cache || !xfsstats.xs_stats ||
 	    xfs_btree_init_cur_caches())
@@ -107,7 +128,7 @@ static struct xfs_mount *mount_alloc(void)
 	mp->m_logbsize = -1;
 	mp->m_allocsize_log = 16;
 	/* xfs_fs_fill_super(): the per-mount statistics. */
-	mp->m_stats.xs_stats = alloc_percpu(struct xfsstats);
+	mp->m_stats.xs_stats = stats_alloc();
 	if (!mp->m_stats.xs_stats)
 		kshim_fatal("kshim_xfs: out of memory for the mount's statistics");
 	return mp;

@@ -46,6 +46,24 @@ void kshim_host_free(void *p)
 	free(p);
 }
 
+#if defined(__SANITIZE_THREAD__)
+void AnnotateBenignRaceSized(const char *file, int line,
+			     const volatile void *mem, unsigned long size,
+			     const char *desc);
+#endif
+
+void kshim_host_tsan_benign_race(const void *p, unsigned long len,
+				 const char *why)
+{
+#if defined(__SANITIZE_THREAD__)
+	AnnotateBenignRaceSized(__FILE__, __LINE__, p, len, why);
+#else
+	(void)p;
+	(void)len;
+	(void)why;
+#endif
+}
+
 void *kshim_host_reserve(unsigned long size)
 {
 	void *p = mmap(NULL, size, PROT_READ | PROT_WRITE,

@@ -70,6 +70,14 @@ unsigned long long kshim_host_strtoull(const char *s);
 void __attribute__((noreturn)) kshim_host_abort(void);
 void __attribute__((noreturn)) kshim_host_exit(int status);
 
+/*
+ * Tell ThreadSanitizer that races on [p, p + len) are intended (why says
+ * whose intent, for TSan's list of matched benign races); a no-op
+ * without TSan. The range stays annotated for the life of the process.
+ */
+void kshim_host_tsan_benign_race(const void *p, unsigned long len,
+				 const char *why);
+
 /* RCU for the parallel backend: liburcu (memb flavour). */
 void kshim_host_rcu_register(void);
 void kshim_host_rcu_unregister(void);

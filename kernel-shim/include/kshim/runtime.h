@@ -61,6 +61,9 @@ long kshim_alloc_report_leaks(void);
 long kshim_page_outstanding(void);
 long kshim_page_report_leaks(void);
 
+/* An alloc_percpu() area the kernel races on by design (kshim_cpu.c). */
+void kshim_percpu_benign_race(void __percpu *ptr, const char *why);
+
 /* VM event counter summed over the CPUs (linux/vm_event_item.h). */
 unsigned long kshim_vm_event_sum(int item);
 
