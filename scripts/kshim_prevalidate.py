@@ -17,6 +17,7 @@ import hashlib
 import json
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -29,11 +30,12 @@ from kshim_tree import patch_targets  # noqa: E402
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CC_ERROR = re.compile(r'^(\S+?):(\d+):(?:\d+:)? (?:fatal )?error: (.*)$')
+KERNEL_PATH = re.compile(r'(?:^|/)(?:linux-patched|kernel-overlay|linux)/(.+)$')
 NINJA_STEP = re.compile(r'^\[(\d+)/(\d+)\] ')
 MESON_STEP = re.compile(r'^\s*(\d+)/(\d+) (\S+ / )?(\S+)\s+(\S+)')
 LOGBASE = 'prevalidate'
 # Bump when what is stored in base-results.json changes shape.
-CACHE_VERSION = 1
+CACHE_VERSION = 2
 
 
 class CannotRun(Exception):
@@ -130,9 +132,11 @@ def configure(side, bd, kernel_src, patches, progress):
 
 
 def short_path(path):
-	for mark in ('/linux-patched/', '/kernel-overlay/', '/linux/'):
-		if mark in path:
-			return path.split(mark, 1)[1]
+	"""A kernel file as the patch names it (fs/xfs/xfs_log.c), whether the
+	compiler saw it through the overlay or in the tree."""
+	m = KERNEL_PATH.search(path)
+	if m:
+		return m.group(1)
 	return os.path.relpath(os.path.normpath(path), REPO) \
 		if os.path.isabs(path) else path
 
@@ -176,7 +180,7 @@ def build_stamp(bd, a):
 	a test runs (size and time), so unchanged binaries mean unchanged
 	results for the deterministic tests."""
 	h = hashlib.sha256()
-	h.update(json.dumps([CACHE_VERSION, a.seeds, a.repeat,
+	h.update(json.dumps([CACHE_VERSION, a.seeds,
 			     a.kernel_src]).encode())
 	for t in sorted(intro_tests(bd), key=lambda t: t['name']):
 		h.update(json.dumps([t['name'], t['cmd'],
@@ -239,24 +243,40 @@ def collect_scenarios(bd, into):
 
 
 def run_side(side, bd, a, progress):
-	"""All tests once (KSHIM_SEEDS=--seeds), then the scenarios again
-	until --repeat runs; returns dict(tests, scenarios, seconds)."""
+	"""All tests once, det ones with KSHIM_SEEDS=--seeds; returns
+	dict(tests, scenarios, seconds)."""
 	t0 = time.monotonic()
 	env = dict(os.environ, KSHIM_SEEDS=str(a.seeds))
 	for path in scenario_files(bd):
 		os.unlink(path)
-	tests = meson_test(side, bd, env, LOGBASE, progress)
+	# Not the 'prevalidate' suite: it runs this command.
+	tests = meson_test(side, bd, env, LOGBASE, progress,
+			   ['--no-suite', 'prevalidate'])
 	scen = {}
 	collect_scenarios(bd, scen)
-	for i in range(1, a.repeat):
-		for path in scenario_files(bd):
-			os.unlink(path)
-		progress('%s: scenario repeat %d/%d' % (side, i + 1, a.repeat))
-		meson_test(side, bd, env, LOGBASE + '-repeat', progress,
-			   ['--suite', 'scenario'])
-		collect_scenarios(bd, scen)
 	return dict(tests=tests, scenarios=scen,
 		    seconds=time.monotonic() - t0)
+
+
+def timing_repeats(bds, a, progress):
+	"""--repeat N: the scenarios alone, one at a time, N times per side,
+	alternating base and patched so that a change in the machine's load
+	falls on both sides alike. The full-suite run does not count: other
+	tests ran beside its scenarios."""
+	scen = {'base': {}, 'patched': {}}
+	for i in range(a.repeat):
+		for side in ('base', 'patched'):
+			bd = bds[side]
+			for path in scenario_files(bd):
+				os.unlink(path)
+			progress('timing repeat %d/%d, %s' % (i + 1, a.repeat,
+							      side))
+			meson_test(side, bd, dict(os.environ), LOGBASE +
+				   '-repeat', progress, ['--suite', 'scenario',
+							 '--num-processes',
+							 '1'])
+			collect_scenarios(bd, scen[side])
+	return scen
 
 
 def cached_base(bd, a, progress):
@@ -281,11 +301,34 @@ def cached_base(bd, a, progress):
 	return res
 
 
+def replay_cmd(t, seed):
+	"""The shell line that replays det test T (meson introspect) with
+	SEED: its KSHIM_* environment, its binary, no --seeds."""
+	env = {k: v for k, v in (t.get('env') or {}).items()
+	       if k.startswith('KSHIM_') and k != 'KSHIM_SCENARIO_OUT'}
+	env['KSHIM_SEED'] = seed
+	cmd, skip = [], False
+	for c in t['cmd']:
+		if skip or c == '--seeds':
+			skip = not skip
+			continue
+		cmd.append(c)
+	return ' '.join(['%s=%s' % kv for kv in sorted(env.items())] +
+			[shlex.quote(c) for c in cmd])
+
+
 def confirm(bd, cls, env, progress):
 	"""Re-run each parallel-backend regression once: those schedules do
-	not repeat, so say whether it failed again."""
+	not repeat, so say whether it failed again. A det one gets the line
+	that replays it."""
+	intro = {t['name']: t for t in intro_tests(bd)}
 	for r in cls['regressions']:
 		if r['det']:
+			m = re.search(r'KSHIM_SEED=(\d+)', r.get('replay') or '')
+			t = intro.get(r['name'])
+			if m and t and not os.path.basename(
+					t['cmd'][0]).startswith('python'):
+				r['replay'] = replay_cmd(t, m.group(1))
 			continue
 		progress('patched: re-running', r['name'])
 		e = meson_test('patched', bd, env, LOGBASE + '-rerun', progress,
@@ -385,12 +428,18 @@ def run(a, progress):
 		progress)
 	if any('rerun' in r for r in cls['regressions']):
 		phases['re-runs'] = time.monotonic() - t
+	timing = None
+	if a.repeat > 1:
+		t = time.monotonic()
+		timing = timing_repeats(bds, a, progress)
+		phases['timing repeats'] = time.monotonic() - t
 	scen = {}
 	for name in sorted(set(base['scenarios']) | set(pat['scenarios'])):
-		scen[name] = cmp.compare_scenario(base['scenarios'].get(name, []),
-						  pat['scenarios'].get(name, []))
-		scen[name]['runs'] = (len(base['scenarios'].get(name, [])),
-				      len(pat['scenarios'].get(name, [])))
+		b, p = (x['scenarios'].get(name, []) for x in (base, pat))
+		tb, tp = (timing[s].get(name, []) for s in ('base', 'patched')) \
+			if timing else (b, p)
+		scen[name] = cmp.compare_scenario(b, p, tb, tp)
+		scen[name]['runs'] = (len(tb), len(tp))
 	phases['total'] = time.monotonic() - t_start
 	progress.done()
 	man = manifest(bds['patched'])
@@ -408,8 +457,7 @@ def run(a, progress):
 				    'combined_sha256'),
 			    combined_sha256_patched=man.get('combined_sha256')),
 		seeds=a.seeds, repeat=a.repeat, base_reused=base['reused'],
-		timing_rule=cmp.judge_timing.__doc__.split('\n\n')[0]
-		.replace('\n\t', ' ').replace('\t', ''),
+		timing_rule=cmp.TIMING_RULE,
 		tests=cls, scenarios=scen, phases=phases,
 		build_steps={s: builds[s]['steps'] for s in builds},
 		builddirs=bds, out_dir=out_dir)

@@ -51,9 +51,26 @@ def parse_entry(e):
 		    replay=replay)
 
 
+# Lines that say why a test failed, shown before the tail of its output:
+# a long CUnit log ends with expected WARN traces, not with its failure.
+KEY_RE = re.compile(r'assertion failed|invariant broken|HANG|BUG|ASSERT|'
+		    r'first failing seed|blocked for more than|NOT CAUGHT|'
+		    r'ERROR|Sanitizer|timed out|\.\.\.FAILED|'
+		    r'^\s+\d+\. \S+:\d+\s+- |verdict\s+FAIL')
+
+
 def tail(text, lines=30):
 	ls = text.rstrip('\n').splitlines()
 	return '\n'.join(ls[-lines:])
+
+
+def excerpt(text, keys=8, lines=12):
+	"""The lines that say why (at most KEYS), then the last LINES."""
+	ls = text.rstrip('\n').splitlines()
+	key = [l for l in ls if KEY_RE.search(l)][:keys]
+	out = ['why:'] + ['  ' + l for l in key] + ['last lines:'] if key \
+		else []
+	return '\n'.join(out + ls[-lines:])
 
 
 def is_det(t):
@@ -93,7 +110,7 @@ def compare_tests(base, patched):
 		if b_ok and p_ok:
 			out['passed'] += 1
 		elif b_ok:
-			row['tail'] = tail(p['output'])
+			row['tail'] = excerpt(p['output'])
 			row['replay'] = p['replay'] if is_det(p) else None
 			row['det'] = is_det(p)
 			out['regressions'].append(row)
@@ -147,11 +164,16 @@ def pct(b, p):
 	return 100.0 * (p - b) / abs(b)
 
 
+TIMING_RULE = (
+	'a real-time figure is called changed only when the min-max ranges of '
+	'the two sides do not overlap (every patched run above, or below, '
+	'every base run), over at least %d runs per side of the scenarios '
+	'alone (--repeat), alternating base and patched; the change shown is '
+	'between the medians' % MIN_TIMING_REPEATS)
+
+
 def judge_timing(bvals, pvals):
-	"""The noise rule: a timing changed only if every patched repeat lies
-	outside the range of the base repeats, on the same side (the min-max
-	ranges do not overlap), with at least MIN_TIMING_REPEATS repeats on
-	each side; the change shown is between the medians."""
+	"""TIMING_RULE."""
 	n = min(len(bvals), len(pvals))
 	if n < MIN_TIMING_REPEATS:
 		return 'not judged (%d run%s; needs --repeat %d)' % (
@@ -163,15 +185,21 @@ def judge_timing(bvals, pvals):
 	return 'within noise'
 
 
-def compare_scenario(base_runs, patched_runs):
-	"""base_runs, patched_runs: lists (one per repeat) of parsed JSON of
-	one scenario file. Returns exact and timing comparisons."""
+def compare_scenario(base_runs, patched_runs, base_timing, patched_timing):
+	"""Lists (one per run) of the parsed JSON of one scenario file: the
+	runs of the full suite, and the runs timings are taken from (the
+	--repeat runs, or the same). Deterministic figures must be the same in
+	every run of a side (else 'unstable')."""
 	res = dict(exact=[], timing=[], unstable=[], compared=0)
 	if not base_runs or not patched_runs:
 		return res
 	backend = base_runs[0].get('backend', 'parallel')
-	bflat = [flatten(r) for r in base_runs]
-	pflat = [flatten(r) for r in patched_runs]
+	bflat = [flatten(r) for r in base_runs + (
+		base_timing if base_timing is not base_runs else [])]
+	pflat = [flatten(r) for r in patched_runs + (
+		patched_timing if patched_timing is not patched_runs else [])]
+	btime = [flatten(r) for r in base_timing]
+	ptime = [flatten(r) for r in patched_timing]
 	names = [k for k in bflat[0] if k in pflat[0]]
 	names += [k for k in pflat[0] if k not in bflat[0]]
 	for k in names:
@@ -181,8 +209,10 @@ def compare_scenario(base_runs, patched_runs):
 		pv = [f.get(k) for f in pflat]
 		res['compared'] += 1
 		if is_timing(k, backend):
-			bn = [v for v in bv if isinstance(v, (int, float))]
-			pn = [v for v in pv if isinstance(v, (int, float))]
+			bn = [f[k] for f in btime
+			      if isinstance(f.get(k), (int, float))]
+			pn = [f[k] for f in ptime
+			      if isinstance(f.get(k), (int, float))]
 			if not bn or not pn:
 				continue
 			bm, pm = statistics.median(bn), statistics.median(pn)

@@ -9,6 +9,8 @@ the result, for scripts (tests/prevalidate/ reads it).
 import json
 import os
 
+import kshim_pv_compare as cmp
+
 TERM_ROWS = 12
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -30,6 +32,11 @@ def fmt_pct(p):
 	if p == float('inf'):
 		return 'new'
 	return '%+.1f%%' % p
+
+
+def spread(e, side):
+	m, lo, hi = (e['%s_%s' % (side, k)] for k in ('median', 'min', 'max'))
+	return fmt(m) if lo == hi else '%s [%s-%s]' % (fmt(m), fmt(lo), fmt(hi))
 
 
 def headline(res):
@@ -151,13 +158,18 @@ def lines(res, md):
 			if len(shown) < len(rows):
 				out.append('    ... %d more in report.md'
 					   % (len(rows) - len(shown)))
-		trows = [(e['metric'], '%s [%s-%s]' % (
-			fmt(e['base_median']), fmt(e['base_min']),
-			fmt(e['base_max'])), '%s [%s-%s]' % (
-			fmt(e['patched_median']), fmt(e['patched_min']),
-			fmt(e['patched_max'])), fmt_pct(e['pct']), e['verdict'])
-			for e in s['timing']]
-		if trows:
+		trows = [(e['metric'], spread(e, 'base'), spread(e, 'patched'),
+			  fmt_pct(e['pct']), e['verdict'])
+			 for e in s['timing']]
+		judged = [e for e in s['timing']
+			  if not e['verdict'].startswith('not judged')]
+		if trows and not judged and not md:
+			out.append('    %d real-time figures not judged: %d run '
+				   'per side (--repeat %d for a verdict); '
+				   'values in report.md' % (
+					   len(trows), min(nb, np),
+					   cmp.MIN_TIMING_REPEATS))
+		elif trows:
 			out += [''] if md else []
 			out += [('' if md else '    ') + l for l in
 				table(trows, ('timing', 'base median [min-max]',

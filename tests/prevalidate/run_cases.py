@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
 """Run the example patches of cases.json through ./kshim prevalidate and
-check each verdict: the exit status, the tests a regression must name, the
-words the one-line reason of an exit 2 must contain, and for a clean patch
+check each verdict: the exit status, the tests a regression must name (and
+words its excerpt must show: the CUnit test or the invariant), the words
+the one-line reason of an exit 2 must contain, and for a clean patch
 that no deterministic scenario figure moved.
 
 usage: run_cases.py [--workdir DIR] [--only NAME]...
@@ -32,11 +33,13 @@ def check(case, rc, first, rep):
 	if case['exit'] == 2 or rep is None:
 		return bad if rep is not None or case['exit'] == 2 else \
 			bad + ['no report.json']
-	got = [r['name'] for r in rep['tests']['regressions']]
-	for name in case.get('regressions', []):
+	got = {r['name']: r for r in rep['tests']['regressions']}
+	for name, words in case.get('regressions', {}).items():
 		if name not in got:
 			bad.append('%s not reported as a regression (got %s)'
-				   % (name, got))
+				   % (name, sorted(got)))
+		elif words not in got[name]['tail']:
+			bad.append('%s: its excerpt lacks %r' % (name, words))
 	if case.get('no_figure_changes'):
 		moved = {n: [e['metric'] for e in s['exact']]
 			 for n, s in rep['scenarios'].items() if s['exact']}
