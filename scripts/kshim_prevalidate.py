@@ -31,6 +31,7 @@ from kshim_tree import patch_targets  # noqa: E402
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CC_ERROR = re.compile(r'^(\S+?):(\d+):(?:\d+:)? (?:fatal )?error: (.*)$')
 KERNEL_PATH = re.compile(r'(?:^|/)(?:linux-patched|kernel-overlay|linux)/(.+)$')
+KERNEL_DEP = re.compile(r'/(?:linux-patched|kernel-overlay)/(\S+)\s*$')
 NINJA_STEP = re.compile(r'^\[(\d+)/(\d+)\] ')
 MESON_STEP = re.compile(r'^\s*(\d+)/(\d+) (\S+ / )?(\S+)\s+(\S+)')
 LOGBASE = 'prevalidate'
@@ -346,6 +347,29 @@ def manifest(bd):
 		return {}
 
 
+def compiled(bd, files):
+	"""{file: True if kshim compiles it}: a .c file from the manifest, a
+	header from the dependencies the compiler recorded (ninja -t deps),
+	seen through the patched tree or the overlay, not a same-named shim
+	header."""
+	man = set(manifest(bd).get('files', {}))
+	out = {f: f in man for f in files}
+	rest = [f for f in files if not f.endswith('.c')]
+	if rest:
+		r = subprocess.run(['ninja', '-C', bd, '-t', 'deps'],
+				   stdout=subprocess.PIPE,
+				   stderr=subprocess.DEVNULL, text=True,
+				   errors='replace')
+		seen = set()
+		for line in r.stdout.splitlines():
+			m = KERNEL_DEP.search(line)
+			if m:
+				seen.add(m.group(1))
+		for f in rest:
+			out[f] = f in seen
+	return out
+
+
 def check_inputs(a):
 	patches = []
 	for p in a.patches:
@@ -443,12 +467,13 @@ def run(a, progress):
 	phases['total'] = time.monotonic() - t_start
 	progress.done()
 	man = manifest(bds['patched'])
-	compiled = set(man.get('files', {}))
 	touched = {p: patch_targets(p) for p in patches}
+	seen = compiled(bds['patched'], sorted({f for fs in touched.values()
+						 for f in fs}))
 	return dict(
 		verdict='regression' if cls['regressions'] else 'clean',
 		exit_status=1 if cls['regressions'] else 0,
-		patches=[dict(path=p, files=[dict(file=f, compiled=f in compiled)
+		patches=[dict(path=p, files=[dict(file=f, compiled=seen[f])
 					     for f in touched[p]])
 			 for p in patches],
 		kernel=dict(version=man.get('kernel_version'),
