@@ -143,7 +143,9 @@ static void usage(const char *prog)
 	       "  --seed N   replay with this seed (same as KSHIM_SEED=N)\n"
 	       "  --seeds N  run with seeds 1..N, stop at the first that fails\n"
 	       "             and replay it with its output (use with\n"
-	       "             KSHIM_BACKEND=det, where a seed is a schedule)\n",
+	       "             KSHIM_BACKEND=det, where a seed is a schedule)\n"
+	       "KSHIM_SEEDS=N in the environment sweeps N seeds in the det backend\n"
+	       "in place of --seeds or a random seed, unless KSHIM_SEED is set\n",
 	       prog);
 }
 
@@ -221,6 +223,30 @@ static int sweep(int argc, char **argv, unsigned long nseeds)
 	return 0;
 }
 
+static bool env_set(const char *name)
+{
+	const char *s = getenv(name);
+
+	return s && *s;
+}
+
+/*
+ * KSHIM_SEEDS=N (kshim prevalidate --seeds): in the deterministic backend
+ * sweep seeds 1..N in place of --seeds or of one random seed, so that two
+ * builds compared run the same schedules. A fixed KSHIM_SEED wins: a
+ * scenario's seed, a replay, and each seed a sweep re-executes (which is
+ * how the sweep does not recurse).
+ */
+static unsigned long env_seeds(unsigned long nseeds)
+{
+	const char *b = getenv("KSHIM_BACKEND");
+
+	if (!env_set("KSHIM_SEEDS") || env_set("KSHIM_SEED") ||
+	    !b || strcmp(b, "det"))
+		return nseeds;
+	return strtoul(getenv("KSHIM_SEEDS"), NULL, 0);
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -257,6 +283,7 @@ int main(int argc, char **argv)
 		return 0;
 	}
 
+	nseeds = env_seeds(nseeds);
 	if (nseeds)
 		return sweep(argc, argv, nseeds);
 

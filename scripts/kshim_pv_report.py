@@ -1,0 +1,205 @@
+# SPDX-License-Identifier: GPL-2.0
+"""kshim prevalidate: the report, three ways from one result dict.
+
+The terminal gets the verdict first and at most TERM_ROWS changed figures
+per scenario; report.md has every changed figure; report.json has all of
+the result, for scripts (tests/prevalidate/ reads it).
+"""
+
+import json
+import os
+
+import kshim_pv_compare as cmp
+
+TERM_ROWS = 12
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def rel(p):
+	r = os.path.relpath(p, REPO)
+	return p if r.startswith('..') else r
+
+
+def fmt(v):
+	if isinstance(v, float):
+		return '%.6g' % v
+	return str(v)
+
+
+def fmt_pct(p):
+	if p is None:
+		return ''
+	if p == float('inf'):
+		return 'new'
+	return '%+.1f%%' % p
+
+
+def spread(e, side):
+	m, lo, hi = (e['%s_%s' % (side, k)] for k in ('median', 'min', 'max'))
+	return fmt(m) if lo == hi else '%s [%s-%s]' % (fmt(m), fmt(lo), fmt(hi))
+
+
+def headline(res):
+	t = res['tests']
+	if res['verdict'] == 'regression':
+		names = ', '.join(r['name'] for r in t['regressions'])
+		return 'REGRESSION: %d test(s) pass on base and fail patched: ' \
+			'%s' % (len(t['regressions']), names)
+	return 'clean: no test passes on base and fails patched'
+
+
+def table(rows, header):
+	"""Markdown-ish table; the terminal gets the same text."""
+	w = [max(len(str(r[i])) for r in rows + [header])
+	     for i in range(len(header))]
+	line = lambda r: '| ' + ' | '.join(str(c).ljust(w[i])
+					    for i, c in enumerate(r)) + ' |'
+	return [line(header), '|' + '|'.join('-' * (x + 2) for x in w) + '|'] \
+		+ [line(r) for r in rows]
+
+
+def lines(res, md):
+	t = res['tests']
+	out = []
+	h = (lambda s: ['', '## ' + s, '']) if md else \
+		(lambda s: ['', s.upper()])
+	out.append(('# kshim prevalidate: ' if md else 'kshim prevalidate: ')
+		   + headline(res))
+	out.append('')
+	for p in res['patches']:
+		files = ', '.join('%s%s' % (f['file'], '' if f['compiled'] else
+					    ' (NOT compiled by kshim: no test '
+					    'sees it)') for f in p['files'])
+		out.append('%spatch %s: %s' % ('- ' if md else '', rel(p['path']),
+					     files))
+	k = res['kernel']
+	out.append('%skernel: Linux %s from %s; manifest sha256 base %s, '
+		   'patched %s' % ('- ' if md else '', k['version'], k['source'],
+				   (k['combined_sha256_base'] or '?')[:16],
+				   (k['combined_sha256_patched'] or '?')[:16]))
+	out.append('%sdeterministic tests: seeds 1..%d on both sides; '
+		   'scenarios: %d run(s) per side%s' % (
+			   '- ' if md else '', res['seeds'], res['repeat'],
+			   '; base results reused (build and options '
+			   'unchanged)' if res['base_reused'] else ''))
+	n = res['tests']['passed'] + sum(len(t[k]) for k in (
+		'regressions', 'pre_existing', 'fixed', 'findings'))
+	out.append('%stests: %d compared: %d pass on both, %d regression(s), '
+		   '%d pre-existing, %d fixed, %d finding(s) changed' % (
+			   '- ' if md else '', n, t['passed'],
+			   len(t['regressions']), len(t['pre_existing']),
+			   len(t['fixed']), len(t['findings'])))
+
+	if t['regressions']:
+		out += h('Regressions (pass on base, fail on patched)')
+		for r in t['regressions']:
+			out.append('%s%s [%s]: %s on patched, %s on base%s' % (
+				'### ' if md else '  ', r['name'],
+				' '.join(r['suites']), r['patched'], r['base'],
+				'; ' + r['rerun'] if r.get('rerun') else ''))
+			if r.get('replay'):
+				out.append('%sreplay: %s' % ('' if md else '    ',
+							     r['replay']))
+			out += ['', '```'] if md else []
+			out += [('' if md else '    | ') + l
+				for l in r['tail'].splitlines()]
+			out += ['```', ''] if md else []
+	if t['pre_existing']:
+		out += h('Pre-existing (fail on both; not blamed on the patch)')
+		for r in t['pre_existing']:
+			out.append('%s%s [%s]: %s on base, %s on patched' % (
+				'- ' if md else '  ', r['name'],
+				' '.join(r['suites']), r['base'], r['patched']))
+	if t['fixed']:
+		out += h('Fixed (fail on base, pass on patched)')
+		out += ['%s%s' % ('- ' if md else '  ', r['name'])
+			for r in t['fixed']]
+	if t['findings']:
+		out += h('Findings that changed (expected failures; a change '
+			 'is worth a look, not a regression by itself)')
+		for r in t['findings']:
+			out.append('%s%s: %s (test result base %s, patched %s)'
+				   % ('- ' if md else '  ', r['name'], r['note'],
+				      r['base'], r['patched']))
+	for k, what in (('only_base', 'only on base'),
+			('only_patched', 'only on patched'),
+			('skipped', 'skipped on one side')):
+		if t[k]:
+			out.append('%snote: tests %s: %s' % (
+				'- ' if md else '  ', what,
+				', '.join(x if isinstance(x, str) else x['name']
+					  for x in t[k])))
+
+	if res['scenarios']:
+		out += h('Scenarios (base against patched)')
+		out.append('Deterministic figures (virtual time, counts) are '
+			   'compared exactly. Timings (real_*): %s' %
+			   res['timing_rule'])
+	for name, s in res['scenarios'].items():
+		nb, np = s['runs']
+		out.append('')
+		out.append('%s%s: %d figures compared, %d deterministic '
+			   'changed (runs: base %d, patched %d)' % (
+				   '### ' if md else '  ', name, s['compared'],
+				   len(s['exact']), nb, np))
+		if not nb or not np:
+			out.append('  no JSON from the %s side (the scenario '
+				   'failed before writing it?)' %
+				   ('base' if not nb else 'patched'))
+			continue
+		rows = [(e['metric'], fmt(e['base']), fmt(e['patched']),
+			 fmt_pct(e['pct'])) for e in s['exact']]
+		if rows:
+			shown = rows if md else rows[:TERM_ROWS]
+			out += [''] if md else []
+			out += [('' if md else '    ') + l for l in
+				table(shown, ('figure', 'base', 'patched',
+					      'change'))]
+			if len(shown) < len(rows):
+				out.append('    ... %d more in report.md'
+					   % (len(rows) - len(shown)))
+		trows = [(e['metric'], spread(e, 'base'), spread(e, 'patched'),
+			  fmt_pct(e['pct']), e['verdict'])
+			 for e in s['timing']]
+		judged = [e for e in s['timing']
+			  if not e['verdict'].startswith('not judged')]
+		if trows and not judged and not md:
+			out.append('    %d real-time figures not judged: %d run '
+				   'per side (--repeat %d for a verdict); '
+				   'values in report.md' % (
+					   len(trows), min(nb, np),
+					   cmp.MIN_TIMING_REPEATS))
+		elif trows:
+			out += [''] if md else []
+			out += [('' if md else '    ') + l for l in
+				table(trows, ('timing', 'base median [min-max]',
+					      'patched median [min-max]',
+					      'change', 'verdict'))]
+		for u in s['unstable']:
+			out.append('  note: %s differs between repeats on the %s '
+				   'side: %s' % (u['metric'], u['side'],
+						 u['values']))
+
+	out += h('Time')
+	out.append(', '.join('%s %.0f s' % (k, v)
+			     for k, v in res['phases'].items()))
+	out.append('build steps: base %(base)d, patched %(patched)d'
+		   % res['build_steps'])
+	out.append('')
+	out.append('verdict: %s (exit %d); report: %s, %s' % (
+		res['verdict'], res['exit_status'],
+		rel(os.path.join(res['out_dir'], 'report.md')),
+		rel(os.path.join(res['out_dir'], 'report.json'))))
+	return out
+
+
+def write(res):
+	print('\n'.join(lines(res, md=False)), flush=True)
+	with open(os.path.join(res['out_dir'], 'report.md'), 'w') as f:
+		f.write('\n'.join(lines(res, md=True)) + '\n')
+
+	def default(o):
+		return str(o)
+	with open(os.path.join(res['out_dir'], 'report.json'), 'w') as f:
+		json.dump(res, f, indent=1, default=default)
+		f.write('\n')
