@@ -641,6 +641,11 @@ void kfree_const(const void *x)
 	kfree(x);
 }
 
+char *kstrdup(const char *s, gfp_t gfp)
+{
+	return s ? kmemdup_noprof(s, strlen(s) + 1, gfp) : NULL;
+}
+
 void *kmemdup_noprof(const void *src, size_t len, gfp_t gfp)
 {
 	void *p = kmalloc_any(len, gfp, _RET_IP_);

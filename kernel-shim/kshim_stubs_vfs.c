@@ -62,8 +62,6 @@ LOUD(logfc)
 LOUD(vfs_fadvise)
 LOUD(generic_write_checks)
 LOUD(direct_write_fallback)
-LOUD(notify_change)
-LOUD(setattr_should_drop_suidgid)
 LOUD(inode_maybe_inc_iversion)
 LOUD(simple_inode_init_ts)
 
@@ -85,3 +83,44 @@ LOUD(cd_forget)
 
 /* No boot command line (lib/vsprintf.c's parser for __setup()). */
 LOUD(simple_strtoul)
+
+/* No dentry cache or path walk (fs/dcache.c, fs/namei.c, fs/d_path.c):
+ * XFS's inodes are reached through xfs_iget(), never by name. */
+LOUD(__d_path)
+LOUD(d_path)
+LOUD(dentry_path)
+LOUD(dget_parent)
+LOUD(dput)
+LOUD(d_find_alias)
+LOUD(d_add_ci)
+LOUD(d_instantiate)
+LOUD(d_invalidate)
+LOUD(d_make_root)
+LOUD(d_mark_dontcache)
+LOUD(d_splice_alias)
+LOUD(d_tmpfile)
+LOUD(filename_lookup)
+LOUD(getname_kernel)
+LOUD(putname)
+LOUD(path_put)
+LOUD(inode_permission)
+LOUD(current_umask)
+LOUD(finish_open)
+
+/* fs/libfs.c, security/commoncap.c, lib/vsprintf.c, lib/string_helpers.c,
+ * lib/kobject.c: not compiled. */
+LOUD(simple_setattr)
+LOUD(kfree_link)
+LOUD(inode_query_iversion)
+LOUD(cap_inode_killpriv)
+LOUD(num_to_str)
+LOUD(string_escape_mem)
+LOUD(kset_unregister)
+
+/* block/: no block device opened by path, no zeroing offload. */
+LOUD(bdev_file_open_by_path)
+LOUD(sb_min_blocksize)
+LOUD(blkdev_issue_zeroout)
+
+/* No signals (kshim/include/linux/sched/signal.h). */
+LOUD(send_sig)

@@ -14,6 +14,13 @@
 #include "xfs_trans.h"
 #include "xfs_log_priv.h"
 #include "xfs_log_recover.h"
+#include "xfs_aops.h"
+#include "xfs_file.h"
+#include "xfs_iomap.h"
+#include "xfs_super.h"
+#include "xfs_xattr.h"
+#include <linux/exportfs.h>
+#include <linux/iomap.h>
 #include <kshim/runtime.h>
 
 /*
@@ -24,45 +31,10 @@
 struct workqueue_struct *xfs_discard_wq;
 
 /*
- * xfs_super.c's: the in-core free and inode counters are set from the
- * superblock after it is read or recovered (the same four counters).
- */
-void xfs_reinit_percpu_counters(struct xfs_mount *mp)
-{
-	percpu_counter_set(&mp->m_icount, mp->m_sb.sb_icount);
-	percpu_counter_set(&mp->m_ifree, mp->m_sb.sb_ifree);
-	percpu_counter_set(&mp->m_fdblocks, mp->m_sb.sb_fdblocks);
-	percpu_counter_set(&mp->m_frextents, mp->m_sb.sb_frextents);
-}
-
-/*
- * xfs_super.c's inode allocation policy, for inode64 (the default; kshim
- * has no mount options, so never inode32): every AG may hold inodes and
- * none is kept for metadata. Returns the number of AGs that may.
- */
-xfs_agnumber_t xfs_set_inode_alloc(struct xfs_mount *mp,
-				   xfs_agnumber_t agcount)
-{
-	xfs_agnumber_t agno;
-
-	if (xfs_has_small_inums(mp))
-		kshim_unimplemented("xfs_set_inode_alloc (inode32)");
-	xfs_clear_inode32(mp);
-	for (agno = 0; agno < agcount; agno++) {
-		struct xfs_perag *pag = xfs_perag_get(mp, agno);
-
-		set_bit(XFS_AGSTATE_ALLOWS_INODES, &pag->pag_opstate);
-		clear_bit(XFS_AGSTATE_PREFERS_METADATA, &pag->pag_opstate);
-		xfs_perag_put(pag);
-	}
-	return agcount;
-}
-
-/*
- * Log recovery of the item types whose xfs_*_item_recover.c is not
- * compiled: recovery finds them by type (so a log holding one is
- * recognised as such), and replaying one aborts with the type's name.
- * Buffer items (xfs_buf_item_recover.c) are recovered for real.
+ * Log recovery of the quota item types (xfs_dquot_item_recover.c is not
+ * compiled, quotas are off): recovery finds them by type (so a log
+ * holding one is recognised as such), and replaying one aborts with the
+ * type's name. Every other item type is recovered for real.
  */
 #define LOUD_RECOVERY(name, type)					\
 static int name##_commit_pass2(struct xlog *log,			\
@@ -77,19 +49,86 @@ const struct xlog_recover_item_ops name = {				\
 	.commit_pass2	= name##_commit_pass2,				\
 }
 
-LOUD_RECOVERY(xlog_inode_item_ops, XFS_LI_INODE);
 LOUD_RECOVERY(xlog_dquot_item_ops, XFS_LI_DQUOT);
 LOUD_RECOVERY(xlog_quotaoff_item_ops, XFS_LI_QUOTAOFF);
-LOUD_RECOVERY(xlog_icreate_item_ops, XFS_LI_ICREATE);
-LOUD_RECOVERY(xlog_efi_item_ops, XFS_LI_EFI);
-LOUD_RECOVERY(xlog_efd_item_ops, XFS_LI_EFD);
-LOUD_RECOVERY(xlog_rui_item_ops, XFS_LI_RUI);
-LOUD_RECOVERY(xlog_rud_item_ops, XFS_LI_RUD);
-LOUD_RECOVERY(xlog_cui_item_ops, XFS_LI_CUI);
-LOUD_RECOVERY(xlog_cud_item_ops, XFS_LI_CUD);
-LOUD_RECOVERY(xlog_bui_item_ops, XFS_LI_BUI);
-LOUD_RECOVERY(xlog_bud_item_ops, XFS_LI_BUD);
-LOUD_RECOVERY(xlog_attri_item_ops, XFS_LI_ATTRI);
-LOUD_RECOVERY(xlog_attrd_item_ops, XFS_LI_ATTRD);
-LOUD_RECOVERY(xlog_xmi_item_ops, XFS_LI_XMI);
-LOUD_RECOVERY(xlog_xmd_item_ops, XFS_LI_XMD);
+
+/*
+ * The operation tables of the files kshim does not compile: inodes from
+ * xfs_iget() point at them (xfs_setup_inode(), xfs_setup_iops()), but no
+ * test reads, writes, maps, exports or lists an inode's attributes. Every
+ * operation is the table's loud function: calling one aborts with the
+ * table's name. Operations left NULL are the ones the VFS tests for NULL.
+ */
+#define LOUD_TABLE(name)						\
+	static void name##_loud(void)					\
+	{								\
+		kshim_unimplemented(#name " (not compiled)");		\
+	}
+#define OP(name)	((void *)name##_loud)
+
+LOUD_TABLE(xfs_file_operations)
+const struct file_operations xfs_file_operations = {
+	.llseek		= OP(xfs_file_operations),
+	.read_iter	= OP(xfs_file_operations),
+	.write_iter	= OP(xfs_file_operations),
+	.splice_read	= OP(xfs_file_operations),
+	.splice_write	= OP(xfs_file_operations),
+	.unlocked_ioctl	= OP(xfs_file_operations),
+	.mmap		= OP(xfs_file_operations),
+	.open		= OP(xfs_file_operations),
+	.release	= OP(xfs_file_operations),
+	.fsync		= OP(xfs_file_operations),
+	.fallocate	= OP(xfs_file_operations),
+	.remap_file_range = OP(xfs_file_operations),
+};
+
+LOUD_TABLE(xfs_dir_file_operations)
+const struct file_operations xfs_dir_file_operations = {
+	.open		= OP(xfs_dir_file_operations),
+	.read		= OP(xfs_dir_file_operations),
+	.iterate_shared	= OP(xfs_dir_file_operations),
+	.llseek		= OP(xfs_dir_file_operations),
+	.unlocked_ioctl	= OP(xfs_dir_file_operations),
+	.fsync		= OP(xfs_dir_file_operations),
+};
+
+/*
+ * No page of an XFS inode is ever in the page cache (no data I/O), so
+ * truncating the mapping at eviction finds nothing to call these on.
+ */
+LOUD_TABLE(xfs_address_space_operations)
+const struct address_space_operations xfs_address_space_operations = {
+	.read_folio		= OP(xfs_address_space_operations),
+	.readahead		= OP(xfs_address_space_operations),
+	.writepages		= OP(xfs_address_space_operations),
+	.dirty_folio		= OP(xfs_address_space_operations),
+	.release_folio		= OP(xfs_address_space_operations),
+	.invalidate_folio	= OP(xfs_address_space_operations),
+	.bmap			= OP(xfs_address_space_operations),
+	.migrate_folio		= OP(xfs_address_space_operations),
+	.is_partially_uptodate	= OP(xfs_address_space_operations),
+	.error_remove_folio	= OP(xfs_address_space_operations),
+	.swap_activate		= OP(xfs_address_space_operations),
+};
+
+LOUD_TABLE(xfs_export_operations)
+const struct export_operations xfs_export_operations = {
+	.encode_fh	= OP(xfs_export_operations),
+	.fh_to_dentry	= OP(xfs_export_operations),
+	.fh_to_parent	= OP(xfs_export_operations),
+	.get_parent	= OP(xfs_export_operations),
+	.commit_metadata = OP(xfs_export_operations),
+};
+
+LOUD_TABLE(xfs_read_iomap_ops)
+const struct iomap_ops xfs_read_iomap_ops = {
+	.iomap_begin	= OP(xfs_read_iomap_ops),
+};
+
+LOUD_TABLE(xfs_xattr_iomap_ops)
+const struct iomap_ops xfs_xattr_iomap_ops = {
+	.iomap_begin	= OP(xfs_xattr_iomap_ops),
+};
+
+/* No extended attribute handlers: the VFS finds none (-EOPNOTSUPP). */
+const struct xattr_handler * const xfs_xattr_handlers[] = { NULL };

@@ -29,4 +29,8 @@ static inline unsigned long rlimit(unsigned int limit)
 	return RLIM_INFINITY;
 }
 
+/* kshim tasks get no signals: loud (kshim_stubs_vfs.c). With no
+ * resource limits, inode_newsize_ok() never sends SIGXFSZ. */
+int send_sig(int sig, struct task_struct *p, int priv);
+
 #endif
