@@ -59,3 +59,44 @@ void kobject_put(struct kobject *kobj)
 		kshim_fatal("kobject_put of an uninitialised kobject %p", kobj);
 	kref_put(&kobj->kref, kobject_release);
 }
+
+/*
+ * ksets without sysfs: a kset is a kobject that others name as their
+ * parent; XFS's init makes /sys/fs/xfs one (xfs_kset). fs_kobj is
+ * fs/namespace.c's /sys/fs.
+ */
+struct kobject *fs_kobj;
+
+static void kset_release(struct kobject *kobj)
+{
+	kfree(container_of(kobj, struct kset, kobj));
+}
+
+static const struct kobj_type kset_ktype = {
+	.release = kset_release,
+};
+
+struct kset *kset_create_and_add(const char *name,
+				 const struct kset_uevent_ops *uevent_ops,
+				 struct kobject *parent_kobj)
+{
+	struct kset *kset = kzalloc(sizeof(*kset), GFP_KERNEL);
+
+	if (!kset)
+		return NULL;
+	INIT_LIST_HEAD(&kset->list);
+	spin_lock_init(&kset->list_lock);
+	kset->uevent_ops = uevent_ops;
+	if (kobject_init_and_add(&kset->kobj, &kset_ktype, parent_kobj,
+				 "%s", name)) {
+		kfree(kset);
+		return NULL;
+	}
+	return kset;
+}
+
+void kset_unregister(struct kset *kset)
+{
+	if (kset)
+		kobject_put(&kset->kobj);
+}

@@ -108,14 +108,13 @@ LOUD(current_umask)
 LOUD(finish_open)
 
 /* fs/libfs.c, security/commoncap.c, lib/vsprintf.c, lib/string_helpers.c,
- * lib/kobject.c: not compiled. */
+ * not compiled. */
 LOUD(simple_setattr)
 LOUD(kfree_link)
 LOUD(inode_query_iversion)
 LOUD(cap_inode_killpriv)
 LOUD(num_to_str)
 LOUD(string_escape_mem)
-LOUD(kset_unregister)
 
 /* block/: no block device opened by path, no zeroing offload. */
 LOUD(bdev_file_open_by_path)

@@ -31,9 +31,9 @@ LOUD(iomap_fiemap)
 LOUD(xfs_discard_extents)
 
 /* The file, ioctl, xattr and exchange-range entry points (xfs_file.c,
- * xfs_aops.c, xfs_ioctl.c, xfs_xattr.c, xfs_exchrange.c, xfs_iomap.c,
- * xfs_sysctl.c): no data I/O, no ioctls, no sysctls. Their operation
- * tables are in kshim_xfs_fakes.c. */
+ * xfs_aops.c, xfs_ioctl.c, xfs_xattr.c, xfs_exchrange.c, xfs_iomap.c):
+ * no data I/O, no ioctls. Their operation tables are in
+ * kshim_xfs_fakes.c. */
 LOUD(xfs_end_io)
 LOUD(xfs_truncate_page)
 LOUD(xfs_fileattr_get)
@@ -41,7 +41,6 @@ LOUD(xfs_fileattr_set)
 LOUD(xfs_vn_listxattr)
 LOUD(xfs_exchrange_ilock)
 LOUD(xfs_exchrange_iunlock)
-LOUD(xfs_sysctl_unregister)
 
 /* block/bdev.c: no filesystem freeze. */
 LOUD(bdev_freeze)

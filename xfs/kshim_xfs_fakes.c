@@ -31,6 +31,19 @@
 struct workqueue_struct *xfs_discard_wq;
 
 /*
+ * xfs_sysctl.c (/proc/sys/fs/xfs): its table needs CONFIG_PROC_FS, which
+ * kshim does not have. init_xfs_fs() registers it; nothing is there.
+ */
+int xfs_sysctl_register(void)
+{
+	return 0;
+}
+
+void xfs_sysctl_unregister(void)
+{
+}
+
+/*
  * Log recovery of the quota item types (xfs_dquot_item_recover.c is not
  * compiled, quotas are off): recovery finds them by type (so a log
  * holding one is recognised as such), and replaying one aborts with the

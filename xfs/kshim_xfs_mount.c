@@ -85,31 +85,21 @@ static struct xfsstats __percpu *stats_alloc(void)
 }
 
 /*
- * init_xfs_fs() is a module_init: the caches and the global statistics
- * live as long as the program, like boot-time memory (not leaks).
+ * init_xfs_fs(), the real module init: the caches, the global
+ * workqueues, the global statistics, /sys/fs/xfs (no sysfs: kobjects
+ * only) and register_filesystem(). What it sets up lives as long as the
+ * program, like boot-time memory (not leaks).
  */
+extern int (*const kshim_module_init_init_xfs_fs)(void);
+
 static int __init kshim_xfs_init(void)
 {
 	/* The log reads single sectors into kmalloc()ed buffers. */
 	kshim_kmalloc_from_pages(512);
-	xfs_buf_cache = kmem_cache_create("xfs_buf", sizeof(struct xfs_buf), 0,
-					  SLAB_HWCACHE_ALIGN |
-					  SLAB_RECLAIM_ACCOUNT, NULL);
-	xfs_log_ticket_cache = kmem_cache_create("xfs_log_ticket",
-						 sizeof(struct xlog_ticket),
-						 0, 0, NULL);
-	xfs_trans_cache = kmem_cache_create("xfs_trans",
-					    sizeof(struct xfs_trans), 0, 0,
-					    NULL);
-	xfs_buf_item_cache = kmem_cache_create("xfs_buf_item",
-					       sizeof(struct xfs_buf_log_item),
-					       0, 0, NULL);
-	/* init_xfs_fs(): the global statistics XFS_STATS_INC() counts in. */
-	xfsstats.xs_stats = stats_alloc();
-	if (!xfs_buf_cache || !xfs_log_ticket_cache || !xfs_trans_cache ||
-	    !xfs_buf_item_cache || !xfsstats.xs_stats ||
-	    xfs_btree_init_cur_caches())
-		kshim_fatal("kshim_xfs: cannot create the XFS caches");
+	if (kshim_module_init_init_xfs_fs())
+		kshim_fatal("kshim_xfs: init_xfs_fs() failed");
+	kshim_percpu_benign_race(xfsstats.xs_stats,
+		"XFS_STATS_INC(): raw_smp_processor_id() and a plain ++");
 	return 0;
 }
 device_initcall(kshim_xfs_init);

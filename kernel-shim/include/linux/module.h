@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * kshim's linux/module.h: everything is built in; there is no module
- * loader. module_init() functions are run by the test that needs them
- * (kshim has no initcall sequence), so they are kept callable by name.
+ * loader. module_init() and module_exit() functions are not initcalls
+ * here: the glue or test that needs a subsystem runs its init by name,
+ * through a pointer the macros define (kshim_module_init_<fn>), so that
+ * a subsystem a binary does not use never starts.
  */
 #ifndef _LINUX_MODULE_H
 #define _LINUX_MODULE_H
@@ -25,7 +27,7 @@ struct module;
 #define module_put(m)		do { } while (0)
 #define try_module_get(m)	true
 #define __module_get(m)		do { } while (0)
-#define module_init(fn)
-#define module_exit(fn)
+#define module_init(fn)	int (*const kshim_module_init_##fn)(void) = fn
+#define module_exit(fn)	void (*const kshim_module_exit_##fn)(void) = fn
 
 #endif
