@@ -154,9 +154,11 @@ static void check_head_tail(struct log_load *ll, struct xlog *log)
 	tcycle = CYCLE_LSN(tail);
 	tblock = BLOCK_LSN(tail);
 	if (!((cycle == tcycle && block >= tblock) ||
-	      (cycle == tcycle + 1 && block <= tblock)))
+	      (cycle == tcycle + 1 && block <= tblock))) {
+		ll->tail_overwrites++;
 		violation(ll, "log head %d/%d has passed the tail %d/%d",
 			  cycle, block, tcycle, tblock);
+	}
 }
 
 /*
@@ -295,9 +297,11 @@ int log_load_run(struct log_load *ll)
 		usleep_range(SAMPLE_NS / NSEC_PER_USEC,
 			     SAMPLE_NS / NSEC_PER_USEC + 1);
 	}
-	if (kshim_printk_contains("xlog_verify_tail_lsn"))
+	if (kshim_printk_contains("xlog_verify_tail_lsn")) {
+		ll->tail_overwrites++;
 		violation(ll, "xlog_verify_tail_lsn() reported the log "
 			  "overwriting its tail (see the XFS messages)");
+	}
 	ll->elapsed_ns = kshim_clock_ns() - st.t0;
 	ll->real_ns = kshim_host_clock_ns() - real0;
 	if (held)

@@ -45,6 +45,10 @@ struct log_load {
 	unsigned int cil_max_cpus;	/* per-CPU CIL parts in use at once */
 	u64 throttled_max;		/* committers waiting at the hard limit */
 	u64 violations;
+	u64 tail_overwrites;		/* of the violations: the log head past
+					   its tail, the kernel's known race
+					   (tests/findings/
+					   finding_xfs_log_tail_wrap.c) */
 	char first_violation[256];
 };
 
