@@ -140,26 +140,31 @@ static void observe(void *priv, struct bio *bio)
 		t->volatile_now++;
 	t->c.volatile_max = max(t->c.volatile_max, t->volatile_now);
 
-	if (t->split_have) {
-		/* xlog_write_iclog() splits a record that runs past the end
-		 * of the log and writes the rest at the log's start. */
-		if (sector != t->start)
-			violation(t, "the rest of a record split at the log's end went to sector %llu",
+	have = bio_copy_head(bio, t->buf, RECORD_MAX);
+	if (be32_to_cpu(rh->h_magicno) != XLOG_HEADER_MAGIC_NUM) {
+		/*
+		 * xlog_write_iclog() splits a record that runs past the end
+		 * of the log and writes the rest at the log's start (another
+		 * iclog's write may come in between): join the two.
+		 */
+		if (!t->split_have || sector != t->start) {
+			violation(t, "log write at sector %llu is not a log record",
 				  (unsigned long long)sector);
-		have = t->split_have + bio_copy_head(bio, t->buf + t->split_have,
-						     RECORD_MAX - t->split_have);
+			goto out;
+		}
+		memmove(t->buf + t->split_have, t->buf,
+			min_t(size_t, have, RECORD_MAX - t->split_have));
+		memcpy(t->buf, t->split_buf, t->split_have);
+		have = min_t(size_t, t->split_have + have, RECORD_MAX);
 		t->split_have = 0;
 		check_record(t, t->split_opf, have);
 		goto out;
 	}
-	have = bio_copy_head(bio, t->buf, RECORD_MAX);
-	if (be32_to_cpu(rh->h_magicno) != XLOG_HEADER_MAGIC_NUM) {
-		violation(t, "log write at sector %llu is not a log record",
-			  (unsigned long long)sector);
-		goto out;
-	}
 	if (sector + bio_sectors(bio) == t->start + t->nr &&
 	    have < BBSIZE + be32_to_cpu(rh->h_len)) {
+		if (t->split_have)
+			violation(t, "two records split at the log's end at once");
+		memcpy(t->split_buf, t->buf, have);
 		t->split_have = have;
 		t->split_opf = opf;
 		goto out;
@@ -176,6 +181,7 @@ void log_bio_trace_start(struct log_bio_trace *t, struct xfs_mount *mp)
 	memset(t, 0, sizeof(*t));
 	spin_lock_init(&t->lock);
 	t->buf = kvmalloc(RECORD_MAX, GFP_KERNEL | __GFP_NOFAIL);
+	t->split_buf = kvmalloc(RECORD_MAX, GFP_KERNEL | __GFP_NOFAIL);
 	t->start = log->l_logBBstart;
 	t->nr = log->l_logBBsize;
 	t->kb = kshim_bdev_of_bdev(log->l_targ->bt_bdev);
@@ -190,7 +196,8 @@ void log_bio_trace_stop(struct log_bio_trace *t)
 void log_bio_trace_release(struct log_bio_trace *t)
 {
 	kvfree(t->buf);
-	t->buf = NULL;
+	kvfree(t->split_buf);
+	t->buf = t->split_buf = NULL;
 }
 
 void log_bio_trace_read(struct log_bio_trace *t, struct log_bio_counts *out)

@@ -47,7 +47,8 @@ struct log_bio_trace {
 	sector_t start, nr;		/* the log's sectors on its device */
 	void *buf;			/* one decoded iclog */
 	u64 volatile_now;
-	size_t split_have;		/* first part of a split record */
+	void *split_buf;		/* first part of a split record */
+	size_t split_have;
 	blk_opf_t split_opf;
 	struct log_bio_counts c;
 };
