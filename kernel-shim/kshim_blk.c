@@ -39,6 +39,30 @@
 #define KSHIM_BLK_MAJOR		259	/* the kernel's BLOCK_EXT_MAJOR */
 
 static atomic_t disk_index = ATOMIC_INIT(0);
+/* Open devices, for lookup_bdev() and bdev_file_open_by_dev(). */
+static LIST_HEAD(kshim_bdevs);
+static DEFINE_SPINLOCK(kshim_bdevs_lock);
+
+/* By disk name (name != NULL) or by device number. */
+struct kshim_bdev *kshim_bdev_find(const char *name, dev_t dev)
+{
+	struct kshim_bdev *kb, *found = NULL;
+
+	spin_lock(&kshim_bdevs_lock);
+	list_for_each_entry(kb, &kshim_bdevs, node)
+		if (name ? !strcmp(kb->gd->disk_name, name) :
+			   kb->bdev->bd_dev == dev) {
+			found = kb;
+			break;
+		}
+	spin_unlock(&kshim_bdevs_lock);
+	return found;
+}
+
+/* Without the VFS glue linked in, nothing was set up on the disk. */
+void __weak kshim_bdev_vfs_release(struct kshim_bdev *kb)
+{
+}
 
 /* ---- completion -------------------------------------------------------- */
 
@@ -484,6 +508,9 @@ struct kshim_bdev *kshim_bdev_open(const struct kshim_bdev_config *cfg)
 	atomic_set(&kb->inflight, 0);
 	kshim_blk_stats_init(kb);
 	kb->task = kshim_task_run(kshim_blk_complete_main, kb, gd->disk_name, -1);
+	spin_lock(&kshim_bdevs_lock);
+	list_add_tail(&kb->node, &kshim_bdevs);
+	spin_unlock(&kshim_bdevs_lock);
 	return kb;
 }
 
@@ -567,6 +594,10 @@ struct kshim_disk *kshim_bdev_disk(struct kshim_bdev *kb)
 
 void kshim_bdev_close(struct kshim_bdev *kb)
 {
+	spin_lock(&kshim_bdevs_lock);
+	list_del(&kb->node);
+	spin_unlock(&kshim_bdevs_lock);
+	kshim_bdev_vfs_release(kb);
 	wait_event(kb->slot_wait, atomic_read(&kb->inflight) == 0);
 	spin_lock(&kb->lock);
 	kb->stopping = true;

@@ -21,6 +21,7 @@ struct kshim_blk_req {
 #define KSHIM_LAT_BUCKETS	(64 * 8)
 
 struct kshim_bdev {
+	struct list_head node;		/* kshim_bdevs: open devices */
 	struct kshim_disk *disk;
 	struct gendisk *gd;
 	struct block_device *bdev;
@@ -51,6 +52,11 @@ struct kshim_bdev {
 	struct kshim_bdev_stats st;
 	u64 *lat_hist;
 };
+
+/* kshim_blk.c: the open devices, by name or number (kshim_bdev_vfs.c). */
+struct kshim_bdev *kshim_bdev_find(const char *name, dev_t dev);
+/* kshim_bdev_vfs.c, when linked: what the VFS side set up on the disk. */
+void kshim_bdev_vfs_release(struct kshim_bdev *kb);
 
 /* kshim_blk_fault.c */
 u64 kshim_blk_service_ns(struct kshim_bdev *kb, struct bio *bio,

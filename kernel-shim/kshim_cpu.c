@@ -54,12 +54,14 @@ static struct kshim_lock cpu_locks[NR_CPUS];
 struct pcpu_area {
 	unsigned long start, end;
 	bool benign_race, freed;
+	bool boot;			/* allocated before the tests began */
 	struct pcpu_area *next;
 };
 static struct pcpu_area *pcpu_used;
 static unsigned long pcpu_static_size;
 static DEFINE_MUTEX(pcpu_lock);
 static atomic_long_t pcpu_outstanding;
+static long pcpu_boot;		/* of those, boot areas (under pcpu_lock) */
 
 void kshim_cpus_init(void)
 {
@@ -133,7 +135,7 @@ void __percpu *pcpu_alloc_noprof(size_t size, size_t align, bool reserved,
 	}
 	a->start = start;
 	a->end = start + size;
-	a->benign_race = a->freed = false;
+	a->benign_race = a->freed = a->boot = false;
 	a->next = *pp;
 	*pp = a;
 	mutex_unlock(&pcpu_lock);
@@ -156,6 +158,8 @@ void free_percpu(void __percpu *ptr)
 		if ((*pp)->start == start && !(*pp)->freed)
 			break;
 	a = *pp;
+	if (a && a->boot)
+		pcpu_boot--;	/* a module exit giving back its init's */
 	if (a && a->benign_race)
 		a->freed = true;
 	else if (a)
@@ -200,12 +204,19 @@ void kshim_percpu_benign_race(void __percpu *ptr, const char *why)
 		kshim_host_tsan_benign_race(per_cpu_ptr(ptr, cpu), size, why);
 }
 
-/* Per-CPU areas allocated by initcalls live forever (not leaks). */
-static long pcpu_boot;
-
-void kshim_percpu_add_boot(long n)
+/* Per-CPU areas allocated before the tests began (by initcalls) live
+ * until exit and are not leaks: marked when the initcalls are done. */
+void kshim_percpu_mark_boot_done(void)
 {
-	pcpu_boot += n;
+	struct pcpu_area *a;
+
+	mutex_lock(&pcpu_lock);
+	for (a = pcpu_used; a; a = a->next)
+		if (!a->freed && !a->boot) {
+			a->boot = true;
+			pcpu_boot++;
+		}
+	mutex_unlock(&pcpu_lock);
 }
 
 long kshim_percpu_outstanding(void)

@@ -67,7 +67,7 @@ void kshim_time_exit(void);
 /* The deterministic backend advanced virtual time: catch jiffies up. */
 void kshim_time_update_jiffies(void);
 long kshim_percpu_outstanding(void);
-void kshim_percpu_add_boot(long n);
+void kshim_percpu_mark_boot_done(void);
 void kshim_alloc_mark_boot_done(void);
 void kshim_task_forget_current(void);
 

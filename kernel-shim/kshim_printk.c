@@ -11,6 +11,7 @@
 #include <linux/kernel.h>
 #include <linux/printk.h>
 #include <linux/panic.h>
+#include <linux/blkdev.h>
 #include <linux/string.h>
 #include <linux/sched.h>
 #include <linux/spinlock.h>
@@ -82,8 +83,9 @@ static int last_level = LOGLEVEL_DEFAULT;
  * The kernel's %pV (a struct va_format: a format and its va_list, how
  * xfs_message.c and other printk wrappers pass their arguments on) is
  * not known to the C library. kshim_vformat() formats one conversion at a
- * time with the C library and expands %pV itself, recursively. Other %p
- * extensions (%pS, %pg...) print as a plain %p followed by their letters.
+ * time with the C library and expands %pV itself, recursively, and %pg
+ * (a block device's name). Other %p extensions (%pS...) print as a plain
+ * %p followed by their letters.
  */
 static int format_one(char *buf, size_t size, const char *spec, size_t len,
 		      va_list *ap);
@@ -120,6 +122,16 @@ static int kshim_vformat(char *buf, size_t size, const char *fmt, va_list *ap)
 				r = kshim_vformat(room ? buf + n : NULL, room,
 						  vaf->fmt, &inner);
 				va_end(inner);
+				fmt += 2;
+			} else if (*fmt == 'p' && fmt[1] == 'g') {
+				/* A block device: its disk's name (kshim's
+				 * disks have no partitions). */
+				struct block_device *bdev =
+					va_arg(*ap, struct block_device *);
+
+				r = snprintf(room ? buf + n : NULL, room, "%s",
+					     bdev && bdev->bd_disk ?
+					     bdev->bd_disk->disk_name : "(null)");
 				fmt += 2;
 			} else {
 				if (*fmt)

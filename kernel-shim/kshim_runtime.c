@@ -94,7 +94,6 @@ extern kshim_initcall_t __kshim_initcall_start[], __kshim_initcall_end[];
 
 static void kshim_run_initcalls(void)
 {
-	long pcpu = kshim_percpu_outstanding();
 	kshim_initcall_t *fn;
 
 	for (fn = __kshim_initcall_start; fn < __kshim_initcall_end; fn++) {
@@ -105,7 +104,7 @@ static void kshim_run_initcalls(void)
 	}
 	kshim_alloc_mark_boot_done();
 	kshim_workqueue_mark_boot_done();
-	kshim_percpu_add_boot(kshim_percpu_outstanding() - pcpu);
+	kshim_percpu_mark_boot_done();
 }
 
 void kshim_runtime_init(void)
@@ -146,10 +145,26 @@ void kshim_runtime_init(void)
  * not leaked, only not yet on the LRU. */
 extern void lru_add_drain_all(void) __weak;
 
+static void run_dead_callbacks(void);
+
+#define MAX_AT_EXIT	8
+static void (*at_exit[MAX_AT_EXIT])(void);
+static int nr_at_exit;
+
+void kshim_at_exit(void (*fn)(void))
+{
+	if (nr_at_exit == MAX_AT_EXIT)
+		kshim_fatal("kshim_at_exit: more than %d functions", MAX_AT_EXIT);
+	at_exit[nr_at_exit++] = fn;
+}
+
 int kshim_runtime_exit_checks(void)
 {
 	long leaks, pcpu;
 	int problems = 0;
+
+	while (nr_at_exit)
+		at_exit[--nr_at_exit]();
 
 	if (lru_add_drain_all)
 		lru_add_drain_all();	/* queues work: before the workqueues stop */
@@ -157,6 +172,7 @@ int kshim_runtime_exit_checks(void)
 	kshim_workqueue_exit();	/* runs what is queued: timers still tick */
 	kshim_time_exit();
 	kshim_rcu_exit();
+	run_dead_callbacks();
 	leaks = kshim_alloc_report_leaks();
 	/* The kmalloc-N caches themselves are host memory, not objects. */
 	if (leaks) {
@@ -179,14 +195,49 @@ int kshim_runtime_exit_checks(void)
  * CPU hotplug states: the simulated CPUs are all online from the start and
  * never go away, so a startup callback runs once per CPU now (when the
  * caller asks for it, as the kernel does for CPUs already up) and a
- * teardown callback never runs. Unlike the kernel, the startup callback
- * runs in the calling task, not in a hotplug thread bound to each CPU.
+ * teardown callback never runs while the program does (the CPU-dead ones
+ * run at exit, below). Unlike the kernel, the startup callback runs in
+ * the calling task, not in a hotplug thread bound to each CPU.
  */
 /* Multi-instance states remember their callbacks for later instances. */
 static struct {
 	int (*startup)(unsigned int cpu, struct hlist_node *node);
 	int (*teardown)(unsigned int cpu, struct hlist_node *node);
 } cpuhp_multi[CPUHP_ONLINE + 1];
+
+/*
+ * The callbacks of the states a CPU passes after it died (before
+ * CPUHP_BRINGUP_CPU): they give back what the CPU cached, such as the
+ * radix tree's preloaded nodes. At exit kshim runs them for every CPU,
+ * newest first, as if the machine took its CPUs down, so that per-CPU
+ * caches are not reported as leaks.
+ */
+#define MAX_DEAD_CALLBACKS	32
+static struct {
+	const char *name;
+	int (*teardown)(unsigned int cpu);
+} dead_callbacks[MAX_DEAD_CALLBACKS];
+static int nr_dead_callbacks;
+
+static void remember_dead_callback(const char *name,
+				   int (*teardown)(unsigned int cpu))
+{
+	if (nr_dead_callbacks == MAX_DEAD_CALLBACKS)
+		kshim_fatal("cpuhp: more than %d CPU-dead callbacks (%s)",
+			    MAX_DEAD_CALLBACKS, name);
+	dead_callbacks[nr_dead_callbacks].name = name;
+	dead_callbacks[nr_dead_callbacks++].teardown = teardown;
+}
+
+static void run_dead_callbacks(void)
+{
+	unsigned int cpu;
+	int i;
+
+	for (i = nr_dead_callbacks - 1; i >= 0; i--)
+		for_each_possible_cpu(cpu)
+			dead_callbacks[i].teardown(cpu);
+}
 
 int __cpuhp_setup_state(enum cpuhp_state state, const char *name, bool invoke,
 			int (*startup)(unsigned int cpu),
@@ -205,6 +256,8 @@ int __cpuhp_setup_state(enum cpuhp_state state, const char *name, bool invoke,
 		cpuhp_multi[state].teardown = (void *)teardown;
 		return state;
 	}
+	if (teardown && state < CPUHP_BRINGUP_CPU)
+		remember_dead_callback(name, teardown);
 	if (!invoke || !startup)
 		return 0;
 	for_each_online_cpu(cpu) {

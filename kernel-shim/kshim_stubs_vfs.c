@@ -58,7 +58,6 @@ LOUD(file_path)
 LOUD(fs_context_for_reconfigure)
 LOUD(put_fs_context)
 LOUD(parse_monolithic_mount_data)
-LOUD(logfc)
 LOUD(vfs_fadvise)
 LOUD(generic_write_checks)
 LOUD(direct_write_fallback)
@@ -74,11 +73,7 @@ LOUD(cap_inode_need_killpriv)
  * fs/char_dev.c): kshim's block devices are opened by the harness
  * (kshim/bdev.h), never through a device node. */
 LOUD(I_BDEV)
-LOUD(bdev_file_open_by_dev)
 LOUD(bdev_thaw)
-LOUD(lookup_bdev)
-LOUD(invalidate_bdev)
-LOUD(sb_set_blocksize)
 LOUD(cd_forget)
 
 /* No boot command line (lib/vsprintf.c's parser for __setup()). */
@@ -90,12 +85,10 @@ LOUD(__d_path)
 LOUD(d_path)
 LOUD(dentry_path)
 LOUD(dget_parent)
-LOUD(dput)
 LOUD(d_find_alias)
 LOUD(d_add_ci)
 LOUD(d_instantiate)
 LOUD(d_invalidate)
-LOUD(d_make_root)
 LOUD(d_mark_dontcache)
 LOUD(d_splice_alias)
 LOUD(d_tmpfile)
@@ -117,8 +110,6 @@ LOUD(num_to_str)
 LOUD(string_escape_mem)
 
 /* block/: no block device opened by path, no zeroing offload. */
-LOUD(bdev_file_open_by_path)
-LOUD(sb_min_blocksize)
 LOUD(blkdev_issue_zeroout)
 
 /* No signals (kshim/include/linux/sched/signal.h). */

@@ -10,6 +10,7 @@
  * inode cache as start_kernel()'s vfs_caches_init() does.
  */
 #include <linux/fs.h>
+#include <linux/fs_context.h>
 #include <linux/dcache.h>
 #include <linux/device.h>
 #include <linux/slab.h>
@@ -178,9 +179,92 @@ void shrink_dcache_sb(struct super_block *sb)
 {
 }
 
+/*
+ * A root dentry for a filesystem that asks for one (XFS's mount calls
+ * d_make_root()): it holds the root inode's reference and counts its own
+ * references; nothing ever looks names up under it. kshim_dentry_ops
+ * tells it from a placeholder root a kshim filesystem owns.
+ */
+static const struct dentry_operations kshim_dentry_ops;
+
+struct dentry *d_make_root(struct inode *root_inode)
+{
+	struct dentry *d;
+
+	if (!root_inode)
+		return NULL;
+	d = kzalloc(sizeof(*d), GFP_KERNEL);
+	if (!d) {
+		iput(root_inode);
+		return NULL;
+	}
+	spin_lock_init(&d->d_lock);
+	d->d_lockref.count = 1;
+	d->d_inode = root_inode;
+	d->d_sb = root_inode->i_sb;
+	d->d_parent = d;
+	d->d_op = &kshim_dentry_ops;
+	d->d_name.name = d->d_iname;
+	d->d_iname[0] = '/';
+	INIT_LIST_HEAD(&d->d_lru);
+	INIT_HLIST_NODE(&d->d_u.d_alias);
+	INIT_HLIST_HEAD(&d->d_children);
+	return d;
+}
+
+void dput(struct dentry *d)
+{
+	bool last;
+
+	if (!d)
+		return;
+	if (d->d_op != &kshim_dentry_ops)
+		kshim_fatal("dput() of a dentry kshim did not make");
+	spin_lock(&d->d_lock);
+	if (d->d_lockref.count <= 0)
+		kshim_fatal("dput(): the root dentry's count is %d",
+			    d->d_lockref.count);
+	last = --d->d_lockref.count == 0;
+	spin_unlock(&d->d_lock);
+	if (last) {
+		iput(d->d_inode);
+		kfree(d);
+	}
+}
+
+/* Unmount: a placeholder root is detached; a made one is put (its last
+ * reference: the mount's went first), which puts the root inode. */
 void shrink_dcache_for_umount(struct super_block *sb)
 {
+	struct dentry *root = sb->s_root;
+
 	sb->s_root = NULL;
+	if (root && root->d_op == &kshim_dentry_ops)
+		dput(root);
+}
+
+/* fs/fs_context.c's logging: to the kernel log, as with no log buffer. */
+void logfc(struct fc_log *log, const char *prefix, char level,
+	   const char *fmt, ...)
+{
+	struct va_format vaf;
+	va_list args;
+
+	va_start(args, fmt);
+	vaf.fmt = fmt;
+	vaf.va = &args;
+	switch (level) {
+	case 'w':
+		pr_warn("%s%s%pV\n", prefix ?: "", prefix ? ": " : "", &vaf);
+		break;
+	case 'e':
+		pr_err("%s%s%pV\n", prefix ?: "", prefix ? ": " : "", &vaf);
+		break;
+	default:
+		pr_notice("%s%s%pV\n", prefix ?: "", prefix ? ": " : "", &vaf);
+		break;
+	}
+	va_end(args);
 }
 
 void d_genocide(struct dentry *root)
@@ -204,6 +288,11 @@ int sync_blockdev(struct block_device *bdev)
 int sync_blockdev_nowait(struct block_device *bdev)
 {
 	return 0;
+}
+
+/* Nothing cached to drop either (XFS calls it as it closes a device). */
+void invalidate_bdev(struct block_device *bdev)
+{
 }
 
 void sync_bdevs(bool wait)

@@ -18,6 +18,8 @@
 #include "xfs_file.h"
 #include "xfs_iomap.h"
 #include "xfs_super.h"
+#include "xfs_da_format.h"
+#include "xfs_da_btree.h"
 #include "xfs_xattr.h"
 #include <linux/exportfs.h>
 #include <linux/iomap.h>

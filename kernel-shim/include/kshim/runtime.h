@@ -14,6 +14,13 @@
 void kshim_runtime_init(void);
 /* Checks at the end of a test binary: leaks, unexpected WARNs/reports. */
 int kshim_runtime_exit_checks(void);
+/*
+ * Run fn at the start of the exit checks, before the workqueues and RCU
+ * stop (newest first): where glue that ran a subsystem's module init
+ * runs its module exit, so that what lives until unload is given back
+ * rather than reported as a leak.
+ */
+void kshim_at_exit(void (*fn)(void));
 
 /* The seed of this run (KSHIM_SEED, or chosen and printed at start). */
 u64 kshim_seed(void);

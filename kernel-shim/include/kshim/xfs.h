@@ -21,16 +21,17 @@ struct kshim_xfs_config {
 };
 
 /*
- * Mount: open the devices, read and verify the superblock (the real
- * xfs_readsb()), compute the geometry and reservations as xfs_mountfs()
- * does, then the real xfs_log_mount() and xfs_log_mount_finish() (log
- * recovery included). 0 with *out set, or the kernel's negative errno
- * (e.g. -EFSCORRUPTED, -EINVAL) with everything released.
+ * Mount: open the devices and mount them as the kernel does, through
+ * the real vfs_get_tree() (xfs_fs_fill_super(), then all of
+ * xfs_mountfs(): superblock, geometry, log mount and recovery, the root
+ * inode). 0 with *out set, or the kernel's negative errno (e.g.
+ * -EFSCORRUPTED, -EINVAL) with everything released.
  */
 int kshim_xfs_mount(const struct kshim_xfs_config *cfg, struct kshim_xfs **out);
 struct xfs_mount *kshim_xfs_mp(struct kshim_xfs *x);
-/* The real xfs_log_unmount() (log forced, AIL emptied, unmount record
- * written), then everything freed and the devices closed cleanly. */
+/* The real unmount (deactivate_super(): xfs_unmountfs() forces the log,
+ * empties the AIL, reclaims the inodes, writes the unmount record), then
+ * the devices closed cleanly. */
 void kshim_xfs_unmount(struct kshim_xfs *x);
 
 /*
