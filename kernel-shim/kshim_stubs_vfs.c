@@ -61,7 +61,6 @@ LOUD(parse_monolithic_mount_data)
 LOUD(vfs_fadvise)
 LOUD(generic_write_checks)
 LOUD(direct_write_fallback)
-LOUD(inode_maybe_inc_iversion)
 LOUD(simple_inode_init_ts)
 
 /* No capabilities or security modules (kernel/capability.c,

@@ -11,6 +11,7 @@
  */
 #include <linux/fs.h>
 #include <linux/fs_context.h>
+#include <linux/iversion.h>
 #include <linux/dcache.h>
 #include <linux/device.h>
 #include <linux/slab.h>
@@ -270,6 +271,24 @@ void logfc(struct fc_log *log, const char *prefix, char level,
 void d_genocide(struct dentry *root)
 {
 	kshim_fatal("%s: kshim has no dentries", __func__);
+}
+
+/* ==== fs/libfs.c (not compiled: it needs the dentry cache, the maple
+ * tree and mounts) ========================================================
+ * The change attribute an inode's modifications bump (XFS logs it in
+ * every inode it changes): the kernel's rule, bumped only when it was
+ * queried since the last bump, unless forced. */
+
+bool inode_maybe_inc_iversion(struct inode *inode, bool force)
+{
+	u64 cur = inode_peek_iversion_raw(inode), new;
+
+	do {
+		if (!force && !(cur & I_VERSION_QUERIED))
+			return false;
+		new = (cur & ~I_VERSION_QUERIED) + I_VERSION_INCREMENT;
+	} while (!atomic64_try_cmpxchg(&inode->i_version, &cur, new));
+	return true;
 }
 
 /* ==== No block-device inodes (block/bdev.c) ==============================
