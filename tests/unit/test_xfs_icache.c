@@ -25,10 +25,14 @@
 #include "xfs_da_format.h"
 #include "xfs_dir2.h"
 #include "xfs_stats.h"
+#include "xfs_trans_space.h"
+#include "xfs_inode_util.h"
 #include <linux/list_lru.h>
 #include <linux/mnt_idmapping.h>
 #include <linux/shrinker.h>
 #include <kshim/ktest.h>
+#include <kshim/runtime.h>
+#include <kshim/sched.h>
 #include <kshim/host_disk.h>
 #include <kshim/xfs.h>
 
@@ -173,9 +177,189 @@ static void test_released_inode_is_recycled_then_reclaimed_when_clean(void)
 	kshim_host_image_remove(img);
 }
 
+static unsigned long sb_count(struct super_block *sb, gfp_t gfp)
+{
+	struct shrink_control sc = { .gfp_mask = gfp };
+
+	return sb->s_shrink->count_objects(sb->s_shrink, &sc);
+}
+
+/*
+ * What the superblock shrinker reports and does: it counts the unused
+ * inodes on the VFS LRU plus XFS's reclaimable ones
+ * (xfs_fs_nr_cached_objects()); a scan without __GFP_FS stops at once
+ * (SHRINK_STOP: a NOFS allocation must never recurse into the
+ * filesystem); with nothing left it reports SHRINK_EMPTY.
+ */
+static void test_shrinker_counts_unused_and_reclaimable_inodes(void)
+{
+	struct kshim_xfs *x = mount_new();
+	struct xfs_mount *mp = kshim_xfs_mp(x);
+	struct super_block *sb = mp->m_super;
+	struct shrink_control nofs = {
+		.gfp_mask = GFP_NOFS,
+		.nr_to_scan = 128,
+	};
+	char name[8];
+	int i;
+
+	for (i = 0; i < 3; i++) {
+		snprintf(name, sizeof(name), "f%d", i);
+		xfs_irele(create_file(mp, name));
+	}
+	KSHIM_ASSERT_EQ(sb_count(sb, GFP_KERNEL), 3);
+	KSHIM_ASSERT_EQ(sb->s_shrink->scan_objects(sb->s_shrink, &nofs),
+			SHRINK_STOP);
+	KSHIM_ASSERT_EQ(list_lru_count(&sb->s_inode_lru), 3);
+
+	shrink_sb(sb, 128);
+	shrink_sb(sb, 128);
+	KSHIM_ASSERT_EQ(list_lru_count(&sb->s_inode_lru), 0);
+	KSHIM_ASSERT_EQ(xfs_reclaim_inodes_count(mp), 3);
+	KSHIM_ASSERT_EQ(sb_count(sb, GFP_KERNEL), 3);
+
+	KSHIM_ASSERT_EQ(xfs_log_force(mp, XFS_LOG_SYNC), 0);
+	xfs_reclaim_inodes(mp);
+	KSHIM_ASSERT_EQ(sb_count(sb, GFP_KERNEL), SHRINK_EMPTY);
+	kshim_xfs_unmount(x);
+	kshim_host_image_remove(img);
+}
+
+#define NR_FILES	16
+#define NR_WORKERS	4
+#define NR_LOOKUPS	150
+
+struct race {
+	struct xfs_mount *mp;
+	xfs_ino_t ino[NR_FILES];
+	u64 reclaims0;			/* xs_ig_reclaims at the start */
+	atomic_t workers_left, rounds;
+	atomic_t lookups, wrong, errors;
+};
+
+/* Log the inode's core in a transaction: dirty and pinned until its
+ * checkpoint is written, then in the AIL until written back. */
+static int dirty_inode(struct xfs_mount *mp, struct xfs_inode *ip)
+{
+	struct xfs_trans *tp;
+	int error;
+
+	error = xfs_trans_alloc(mp, &M_RES(mp)->tr_ichange, 0, 0, 0, &tp);
+	if (error)
+		return error;
+	xfs_ilock(ip, XFS_ILOCK_EXCL);
+	xfs_trans_ijoin(tp, ip, XFS_ILOCK_EXCL);
+	xfs_trans_ichgtime(tp, ip, XFS_ICHGTIME_CHG);
+	xfs_trans_log_inode(tp, ip, XFS_ILOG_CORE);
+	return xfs_trans_commit(tp);
+}
+
+static void lookup_worker(void *arg)
+{
+	struct race *r = arg;
+	u64 rng = kshim_seed() ^ (u64)(unsigned long)current;
+	int i;
+
+	u64 deadline = kshim_clock_ns() + 20 * NSEC_PER_SEC;
+
+	/* Start once the reclaimer is at work, and keep going until it has
+	 * freed inodes under the lookups (for at most 20 s on the kshim
+	 * clock): the two must overlap. */
+	while (!atomic_read(&r->rounds))
+		cond_resched();
+	for (i = 0; i < NR_LOOKUPS ||
+		    (IG_STAT(r->mp, xs_ig_reclaims) - r->reclaims0 < 8 &&
+		     kshim_clock_ns() < deadline); i++) {
+		xfs_ino_t ino = r->ino[kshim_random(&rng) % NR_FILES];
+		struct xfs_inode *ip;
+
+		if (xfs_iget(r->mp, NULL, ino, 0, 0, &ip)) {
+			atomic_inc(&r->errors);
+			continue;
+		}
+		atomic_inc(&r->lookups);
+		if (ip->i_ino != ino || !S_ISREG(VFS_I(ip)->i_mode))
+			atomic_inc(&r->wrong);
+		if (!(kshim_random(&rng) % 4) && dirty_inode(r->mp, ip))
+			atomic_inc(&r->errors);
+		xfs_irele(ip);
+		cond_resched();
+	}
+	atomic_dec(&r->workers_left);
+}
+
+/* Memory pressure as the shrinker applies it, until the lookups end. */
+static void reclaim_worker(void *arg)
+{
+	struct race *r = arg;
+	struct super_block *sb = r->mp->m_super;
+	int n = 0;
+
+	while (atomic_read(&r->workers_left)) {
+		shrink_sb(sb, 32);
+		xfs_reclaim_inodes_nr(r->mp, 32);
+		if (!(++n % 8))
+			xfs_log_force(r->mp, 0);
+		atomic_inc(&r->rounds);
+		cond_resched();
+	}
+}
+
+/*
+ * Lookups of 16 inodes by 4 tasks, a quarter of them dirtying the
+ * inode, while another task keeps evicting and reclaiming: every lookup
+ * gets a valid inode of the right number (a lookup that meets an inode
+ * being reclaimed retries inside xfs_iget()), and the kernel's own
+ * XFS_DEBUG checks in reclaim (a reclaimed inode is clean, unpinned, not
+ * being flushed) hold; ASan and valgrind watch for use after free.
+ */
+static void test_lookups_race_reclaim_and_get_valid_inodes(void)
+{
+	struct kshim_xfs *x = mount_new();
+	struct race r = { .mp = kshim_xfs_mp(x) };
+	struct task_struct *workers[NR_WORKERS], *reclaimer;
+	u64 reclaims, missed;
+	char name[8];
+	int i;
+
+	for (i = 0; i < NR_FILES; i++) {
+		struct xfs_inode *ip;
+
+		snprintf(name, sizeof(name), "r%d", i);
+		ip = create_file(r.mp, name);
+		r.ino[i] = ip->i_ino;
+		xfs_irele(ip);
+	}
+	reclaims = r.reclaims0 = IG_STAT(r.mp, xs_ig_reclaims);
+	missed = IG_STAT(r.mp, xs_ig_missed);
+	atomic_set(&r.workers_left, NR_WORKERS);
+	reclaimer = kshim_task_run(reclaim_worker, &r, "reclaimer", -1);
+	for (i = 0; i < NR_WORKERS; i++)
+		workers[i] = kshim_task_run(lookup_worker, &r, "lookup", -1);
+	for (i = 0; i < NR_WORKERS; i++)
+		kshim_task_join(workers[i]);
+	kshim_task_join(reclaimer);
+
+	KSHIM_ASSERT_EQ(atomic_read(&r.errors), 0);
+	KSHIM_ASSERT_EQ(atomic_read(&r.wrong), 0);
+	KSHIM_ASSERT(atomic_read(&r.lookups) >= NR_WORKERS * NR_LOOKUPS);
+	/* The race was run: inodes were freed under the lookups and read
+	 * back from disk. */
+	reclaims = IG_STAT(r.mp, xs_ig_reclaims) - reclaims;
+	missed = IG_STAT(r.mp, xs_ig_missed) - missed;
+	kshim_info("race: %llu inodes reclaimed, %llu lookups missed\n",
+		   reclaims, missed);
+	KSHIM_ASSERT(reclaims > 0);
+	KSHIM_ASSERT(missed > 0);
+	kshim_xfs_unmount(x);
+	kshim_host_image_remove(img);
+}
+
 static const struct kshim_test tests[] = {
 	KSHIM_TEST(test_root_inode_is_in_the_cache_after_mount),
 	KSHIM_TEST(test_released_inode_is_recycled_then_reclaimed_when_clean),
+	KSHIM_TEST(test_shrinker_counts_unused_and_reclaimable_inodes),
+	KSHIM_TEST(test_lookups_race_reclaim_and_get_valid_inodes),
 	{ }
 };
 
