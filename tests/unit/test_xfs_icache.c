@@ -232,7 +232,7 @@ static void test_shrinker_counts_unused_and_reclaimable_inodes(void)
 struct race {
 	struct xfs_mount *mp;
 	xfs_ino_t ino[NR_FILES];
-	u64 reclaims0;			/* xs_ig_reclaims at the start */
+	u64 reclaims0, missed0;		/* xs_ig_reclaims, _missed at start */
 	atomic_t workers_left, rounds;
 	atomic_t lookups, wrong, errors;
 };
@@ -263,12 +263,13 @@ static void lookup_worker(void *arg)
 	u64 deadline = kshim_clock_ns() + 20 * NSEC_PER_SEC;
 
 	/* Start once the reclaimer is at work, and keep going until it has
-	 * freed inodes under the lookups (for at most 20 s on the kshim
-	 * clock): the two must overlap. */
+	 * freed inodes under the lookups and lookups have found some freed
+	 * (for at most 20 s on the kshim clock): the two must overlap. */
 	while (!atomic_read(&r->rounds))
 		cond_resched();
 	for (i = 0; i < NR_LOOKUPS ||
-		    (IG_STAT(r->mp, xs_ig_reclaims) - r->reclaims0 < 8 &&
+		    ((IG_STAT(r->mp, xs_ig_reclaims) - r->reclaims0 < 8 ||
+		      IG_STAT(r->mp, xs_ig_missed) == r->missed0) &&
 		     kshim_clock_ns() < deadline); i++) {
 		xfs_ino_t ino = r->ino[kshim_random(&rng) % NR_FILES];
 		struct xfs_inode *ip;
@@ -331,7 +332,7 @@ static void test_lookups_race_reclaim_and_get_valid_inodes(void)
 		xfs_irele(ip);
 	}
 	reclaims = r.reclaims0 = IG_STAT(r.mp, xs_ig_reclaims);
-	missed = IG_STAT(r.mp, xs_ig_missed);
+	missed = r.missed0 = IG_STAT(r.mp, xs_ig_missed);
 	atomic_set(&r.workers_left, NR_WORKERS);
 	reclaimer = kshim_task_run(reclaim_worker, &r, "reclaimer", -1);
 	for (i = 0; i < NR_WORKERS; i++)
@@ -355,11 +356,57 @@ static void test_lookups_race_reclaim_and_get_valid_inodes(void)
 	kshim_host_image_remove(img);
 }
 
+/*
+ * The filesystem shuts down (as on a metadata I/O error) while tasks
+ * look inodes up and dirty them and another keeps reclaiming: lookups
+ * and transactions may then fail with -EIO, but nothing hangs, reclaim
+ * of the dirty and pinned inodes that a shut-down log will never write
+ * completes (xfs_reclaim_inode() aborts their flush), and the unmount
+ * goes through. A hang is reported by kshim with the seed.
+ */
+static void test_reclaim_after_shutdown_completes(void)
+{
+	struct kshim_xfs *x = mount_new();
+	struct race r = { .mp = kshim_xfs_mp(x) };
+	struct task_struct *workers[NR_WORKERS], *reclaimer;
+	char name[8];
+	int i;
+
+	for (i = 0; i < NR_FILES; i++) {
+		struct xfs_inode *ip;
+
+		snprintf(name, sizeof(name), "s%d", i);
+		ip = create_file(r.mp, name);
+		r.ino[i] = ip->i_ino;
+		xfs_irele(ip);
+	}
+	r.reclaims0 = IG_STAT(r.mp, xs_ig_reclaims);
+	r.missed0 = IG_STAT(r.mp, xs_ig_missed);
+	atomic_set(&r.workers_left, NR_WORKERS);
+	reclaimer = kshim_task_run(reclaim_worker, &r, "reclaimer", -1);
+	for (i = 0; i < NR_WORKERS; i++)
+		workers[i] = kshim_task_run(lookup_worker, &r, "lookup", -1);
+	while (atomic_read(&r.lookups) < NR_LOOKUPS)
+		schedule_timeout_uninterruptible(1);
+	xfs_force_shutdown(r.mp, SHUTDOWN_META_IO_ERROR);
+	for (i = 0; i < NR_WORKERS; i++)
+		kshim_task_join(workers[i]);
+	kshim_task_join(reclaimer);
+
+	KSHIM_ASSERT(xfs_is_shutdown(r.mp));
+	KSHIM_ASSERT_EQ(atomic_read(&r.wrong), 0);
+	xfs_reclaim_inodes(r.mp);
+	KSHIM_ASSERT_EQ(xfs_reclaim_inodes_count(r.mp), 0);
+	kshim_xfs_unmount(x);
+	kshim_host_image_remove(img);
+}
+
 static const struct kshim_test tests[] = {
 	KSHIM_TEST(test_root_inode_is_in_the_cache_after_mount),
 	KSHIM_TEST(test_released_inode_is_recycled_then_reclaimed_when_clean),
 	KSHIM_TEST(test_shrinker_counts_unused_and_reclaimable_inodes),
 	KSHIM_TEST(test_lookups_race_reclaim_and_get_valid_inodes),
+	KSHIM_TEST(test_reclaim_after_shutdown_completes),
 	{ }
 };
 
