@@ -306,6 +306,37 @@ static void reclaim_worker(void *arg)
 	}
 }
 
+/* Make the files (released: unused, on the VFS LRU), then start the
+ * reclaimer and the lookup tasks. */
+static void race_start(struct race *r, struct task_struct **tasks)
+{
+	char name[8];
+	int i;
+
+	for (i = 0; i < NR_FILES; i++) {
+		struct xfs_inode *ip;
+
+		snprintf(name, sizeof(name), "f%d", i);
+		ip = create_file(r->mp, name);
+		r->ino[i] = ip->i_ino;
+		xfs_irele(ip);
+	}
+	r->reclaims0 = IG_STAT(r->mp, xs_ig_reclaims);
+	r->missed0 = IG_STAT(r->mp, xs_ig_missed);
+	atomic_set(&r->workers_left, NR_WORKERS);
+	tasks[NR_WORKERS] = kshim_task_run(reclaim_worker, r, "reclaimer", -1);
+	for (i = 0; i < NR_WORKERS; i++)
+		tasks[i] = kshim_task_run(lookup_worker, r, "lookup", -1);
+}
+
+static void race_join(struct task_struct **tasks)
+{
+	int i;
+
+	for (i = 0; i <= NR_WORKERS; i++)
+		kshim_task_join(tasks[i]);
+}
+
 /*
  * Lookups of 16 inodes by 4 tasks, a quarter of them dirtying the
  * inode, while another task keeps evicting and reclaiming: every lookup
@@ -318,36 +349,19 @@ static void test_lookups_race_reclaim_and_get_valid_inodes(void)
 {
 	struct kshim_xfs *x = mount_new();
 	struct race r = { .mp = kshim_xfs_mp(x) };
-	struct task_struct *workers[NR_WORKERS], *reclaimer;
+	struct task_struct *tasks[NR_WORKERS + 1];
 	u64 reclaims, missed;
-	char name[8];
-	int i;
 
-	for (i = 0; i < NR_FILES; i++) {
-		struct xfs_inode *ip;
-
-		snprintf(name, sizeof(name), "r%d", i);
-		ip = create_file(r.mp, name);
-		r.ino[i] = ip->i_ino;
-		xfs_irele(ip);
-	}
-	reclaims = r.reclaims0 = IG_STAT(r.mp, xs_ig_reclaims);
-	missed = r.missed0 = IG_STAT(r.mp, xs_ig_missed);
-	atomic_set(&r.workers_left, NR_WORKERS);
-	reclaimer = kshim_task_run(reclaim_worker, &r, "reclaimer", -1);
-	for (i = 0; i < NR_WORKERS; i++)
-		workers[i] = kshim_task_run(lookup_worker, &r, "lookup", -1);
-	for (i = 0; i < NR_WORKERS; i++)
-		kshim_task_join(workers[i]);
-	kshim_task_join(reclaimer);
+	race_start(&r, tasks);
+	race_join(tasks);
 
 	KSHIM_ASSERT_EQ(atomic_read(&r.errors), 0);
 	KSHIM_ASSERT_EQ(atomic_read(&r.wrong), 0);
 	KSHIM_ASSERT(atomic_read(&r.lookups) >= NR_WORKERS * NR_LOOKUPS);
 	/* The race was run: inodes were freed under the lookups and read
 	 * back from disk. */
-	reclaims = IG_STAT(r.mp, xs_ig_reclaims) - reclaims;
-	missed = IG_STAT(r.mp, xs_ig_missed) - missed;
+	reclaims = IG_STAT(r.mp, xs_ig_reclaims) - r.reclaims0;
+	missed = IG_STAT(r.mp, xs_ig_missed) - r.missed0;
 	kshim_info("race: %llu inodes reclaimed, %llu lookups missed\n",
 		   reclaims, missed);
 	KSHIM_ASSERT(reclaims > 0);
@@ -368,30 +382,13 @@ static void test_reclaim_after_shutdown_completes(void)
 {
 	struct kshim_xfs *x = mount_new();
 	struct race r = { .mp = kshim_xfs_mp(x) };
-	struct task_struct *workers[NR_WORKERS], *reclaimer;
-	char name[8];
-	int i;
+	struct task_struct *tasks[NR_WORKERS + 1];
 
-	for (i = 0; i < NR_FILES; i++) {
-		struct xfs_inode *ip;
-
-		snprintf(name, sizeof(name), "s%d", i);
-		ip = create_file(r.mp, name);
-		r.ino[i] = ip->i_ino;
-		xfs_irele(ip);
-	}
-	r.reclaims0 = IG_STAT(r.mp, xs_ig_reclaims);
-	r.missed0 = IG_STAT(r.mp, xs_ig_missed);
-	atomic_set(&r.workers_left, NR_WORKERS);
-	reclaimer = kshim_task_run(reclaim_worker, &r, "reclaimer", -1);
-	for (i = 0; i < NR_WORKERS; i++)
-		workers[i] = kshim_task_run(lookup_worker, &r, "lookup", -1);
+	race_start(&r, tasks);
 	while (atomic_read(&r.lookups) < NR_LOOKUPS)
 		schedule_timeout_uninterruptible(1);
 	xfs_force_shutdown(r.mp, SHUTDOWN_META_IO_ERROR);
-	for (i = 0; i < NR_WORKERS; i++)
-		kshim_task_join(workers[i]);
-	kshim_task_join(reclaimer);
+	race_join(tasks);
 
 	KSHIM_ASSERT(xfs_is_shutdown(r.mp));
 	KSHIM_ASSERT_EQ(atomic_read(&r.wrong), 0);
