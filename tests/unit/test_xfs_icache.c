@@ -376,22 +376,31 @@ static void test_lookups_race_reclaim_and_get_valid_inodes(void)
  * and transactions may then fail with -EIO, but nothing hangs, reclaim
  * of the dirty and pinned inodes that a shut-down log will never write
  * completes (xfs_reclaim_inode() aborts their flush), and the unmount
- * goes through. A hang is reported by kshim with the seed.
+ * goes through. The test dirties one inode just before the shutdown and
+ * holds it across it (whether the change reached the disk first depends
+ * on the schedule). A hang fails the test with the seed:
+ * xfs_reclaim_inodes() loops until no inode is left to reclaim.
  */
 static void test_reclaim_after_shutdown_completes(void)
 {
 	struct kshim_xfs *x = mount_new();
 	struct race r = { .mp = kshim_xfs_mp(x) };
 	struct task_struct *tasks[NR_WORKERS + 1];
+	struct xfs_inode *held;
 
 	race_start(&r, tasks);
 	while (atomic_read(&r.lookups) < NR_LOOKUPS)
 		schedule_timeout_uninterruptible(1);
+	KSHIM_ASSERT_EQ_FATAL(xfs_iget(r.mp, NULL, r.ino[0], 0, 0, &held), 0);
+	KSHIM_ASSERT_EQ(dirty_inode(r.mp, held), 0);
 	xfs_force_shutdown(r.mp, SHUTDOWN_META_IO_ERROR);
 	race_join(tasks);
 
 	KSHIM_ASSERT(xfs_is_shutdown(r.mp));
 	KSHIM_ASSERT_EQ(atomic_read(&r.wrong), 0);
+	xfs_irele(held);
+	shrink_sb(r.mp->m_super, 128);
+	shrink_sb(r.mp->m_super, 128);
 	xfs_reclaim_inodes(r.mp);
 	KSHIM_ASSERT_EQ(xfs_reclaim_inodes_count(r.mp), 0);
 	kshim_xfs_unmount(x);

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * kshim's XFS harness: make an image with mkfs.xfs, mount its log with the
- * real XFS code on kshim block devices, unmount, and read the log back
- * with xfs_logprint. See README, "XFS log".
+ * kshim's XFS harness: make an image with mkfs.xfs, mount it with the
+ * real XFS and VFS code on kshim block devices, unmount, and read the log
+ * back with xfs_logprint. See README, "XFS log".
  */
 #ifndef _KSHIM_XFS_H
 #define _KSHIM_XFS_H
