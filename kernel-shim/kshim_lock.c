@@ -256,7 +256,8 @@ static const char *lock_name(const struct kshim_lock *l)
  * The lock is busy (word seen): set WAITERS if needed and sleep until the
  * word changes. Returns with the caller to retry from a fresh read.
  */
-static void lock_wait(struct kshim_lock *l, u32 seen)
+static void lock_wait(struct kshim_lock *l, u32 seen,
+		      enum kshim_lock_kind kind)
 {
 	struct kshim_task *kt = kshim_task_of(current);
 
@@ -270,7 +271,8 @@ static void lock_wait(struct kshim_lock *l, u32 seen)
 	}
 	/* Marked: the hung-task watchdog reads it from another thread. */
 	WRITE_ONCE(kt->waiting_for, l);
-	kshim_wait(&l->word, seen, lock_name(l));
+	kshim_wait_as(&l->word, seen, lock_name(l),
+		      kind == KSHIM_SPIN ? KSHIM_WAIT_SPIN : KSHIM_WAIT_SLEEP);
 	WRITE_ONCE(kt->waiting_for, NULL);
 }
 
@@ -353,7 +355,7 @@ void kshim_lock_acquire(struct kshim_lock *l, enum kshim_lock_kind kind)
 			wait_start = READ_ONCE(lock_stat_on) ?
 				     kshim_sched->clock_ns() : 0;
 		waited = true;
-		lock_wait(l, seen);
+		lock_wait(l, seen, kind);
 	}
 	WRITE_ONCE(l->owner, current);
 	held_push(l);
@@ -429,7 +431,7 @@ void kshim_lock_acquire_shared(struct kshim_lock *l, enum kshim_lock_kind kind)
 			wait_start = READ_ONCE(lock_stat_on) ?
 				     kshim_sched->clock_ns() : 0;
 		waited = true;
-		lock_wait(l, seen);
+		lock_wait(l, seen, kind);
 	}
 }
 

@@ -211,6 +211,7 @@ static struct page *alloc_pages_at(gfp_t gfp, unsigned int order,
 	}
 	if (gfpflags_allow_blocking(gfp))
 		might_sleep();
+	kshim_alloc_pressure(gfp, PAGE_SIZE << order);
 	if (kshim_alloc_should_fail(gfp))
 		return NULL;
 	pfn = alloc_run(order, caller);

@@ -57,6 +57,7 @@ static struct obj_hdr live_head = { .prev = &live_head, .next = &live_head };
 static struct obj_hdr boot_head = { .prev = &boot_head, .next = &boot_head };
 static u32 live_lock;
 static atomic_long_t outstanding;
+static atomic_long_t outstanding_bytes;	/* object sizes, until released */
 static atomic_long_t total_allocs;
 static atomic_long_t injected_failures;
 static unsigned long fail_every;
@@ -95,6 +96,19 @@ unsigned long kshim_alloc_failures(void)
 {
 	return atomic_long_read(&injected_failures);
 }
+
+/*
+ * Memory in use for the memory-pressure model: object bytes (until
+ * really released: after the grace period for SLAB_TYPESAFE_BY_RCU
+ * caches) and pages.
+ */
+unsigned long kshim_mem_used_bytes(void)
+{
+	return atomic_long_read(&outstanding_bytes) +
+	       kshim_page_outstanding() * PAGE_SIZE;
+}
+
+void (*kshim_alloc_pressure_hook)(gfp_t gfp, unsigned long bytes);
 
 long kshim_alloc_outstanding(void)
 {
@@ -148,6 +162,7 @@ static void *obj_alloc(enum obj_kind kind, size_t size, size_t align,
 
 	if (gfpflags_allow_blocking(gfp))
 		might_sleep();
+	kshim_alloc_pressure(gfp, size);
 	atomic_long_inc(&total_allocs);
 	if (should_fail(gfp))
 		return NULL;
@@ -176,6 +191,7 @@ static void *obj_alloc(enum obj_kind kind, size_t size, size_t align,
 	live_head.next = h;
 	live_lock_release();
 	atomic_long_inc(&outstanding);
+	atomic_long_add(size, &outstanding_bytes);
 	if (cache)
 		atomic_long_inc(&cache->live);
 	if (gfp & __GFP_ZERO)
@@ -198,6 +214,7 @@ static void obj_release(struct obj_hdr *h)
 {
 	void *block = (char *)h + sizeof(*h) - h->hdr_size;
 
+	atomic_long_sub(h->size, &outstanding_bytes);
 	kshim_host_free(block);
 }
 

@@ -260,6 +260,48 @@ void kshim_host_print_backtrace(void *const *buf, int n)
 		backtrace_symbols_fd(buf, n, STDERR_FILENO);
 }
 
+char *kshim_host_symbolize(void *const *buf, int n, const char *skip,
+			   char *out, unsigned long size)
+{
+	char cmd[4096], line[1024];
+	size_t len, used = 0;
+	FILE *p;
+	int i;
+
+	out[0] = 0;
+	len = snprintf(cmd, sizeof(cmd),
+		       "addr2line -f -i -p -e /proc/%d/exe", (int)getpid());
+	for (i = 0; i < n && len < sizeof(cmd) - 32; i++) {
+		Dl_info info;
+
+		if (!dladdr(buf[i], &info) || !info.dli_fbase)
+			continue;
+		len += snprintf(cmd + len, sizeof(cmd) - len, " %#lx",
+				(unsigned long)((char *)buf[i] - 1 -
+						(char *)info.dli_fbase));
+	}
+	p = popen(cmd, "r");
+	if (!p)
+		return out;
+	/* "func at file:line" or " (inlined by) func at file:line" */
+	while (fgets(line, sizeof(line), p)) {
+		char *f = line, *end;
+
+		if (strncmp(f, " (inlined by) ", 14) == 0)
+			f += 14;
+		end = strstr(f, " at ");
+		if (!end || f[0] == '?' || (skip && !strncmp(f, skip, strlen(skip))))
+			continue;
+		*end = 0;
+		used += snprintf(out + used, used < size ? size - used : 0,
+				 "%s%s", used ? " < " : "", f);
+		if (used >= size)
+			break;
+	}
+	pclose(p);
+	return out;
+}
+
 int kshim_host_open_write(const char *path)
 {
 	return open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);

@@ -54,6 +54,13 @@ void kshim_host_fiber_destroy(struct kshim_fiber *f);
 /* The calling context's return addresses, and printing them to stderr. */
 int kshim_host_backtrace(void **buf, int n);
 void kshim_host_print_backtrace(void *const *buf, int n);
+/*
+ * The function names of a call chain, innermost first, inlined frames
+ * included, joined by " < " into out; frames whose name starts with skip
+ * (e.g. "kshim_") are left out. Returns out.
+ */
+char *kshim_host_symbolize(void *const *buf, int n, const char *skip,
+			   char *out, unsigned long size);
 
 /* Output files (the deterministic backend's schedule log). */
 int kshim_host_open_write(const char *path);

@@ -68,6 +68,22 @@ long kshim_alloc_report_leaks(void);
 long kshim_page_outstanding(void);
 long kshim_page_report_leaks(void);
 
+/*
+ * The memory-pressure model's view (kshim/vmscan.h): bytes in use
+ * (objects and pages), and the hook every allocation calls first with
+ * the caller's gfp and size when one is set (NULL by default).
+ */
+unsigned long kshim_mem_used_bytes(void);
+extern void (*kshim_alloc_pressure_hook)(gfp_t gfp, unsigned long bytes);
+static inline void kshim_alloc_pressure(gfp_t gfp, unsigned long bytes)
+{
+	void (*hook)(gfp_t, unsigned long) =
+		__atomic_load_n(&kshim_alloc_pressure_hook, __ATOMIC_ACQUIRE);
+
+	if (hook)
+		hook(gfp, bytes);
+}
+
 /* An alloc_percpu() area the kernel races on by design (kshim_cpu.c). */
 void kshim_percpu_benign_race(void __percpu *ptr, const char *why);
 

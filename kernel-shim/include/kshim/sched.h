@@ -52,14 +52,59 @@ struct kshim_sched_ops {
 extern const struct kshim_sched_ops *kshim_sched;
 extern const struct kshim_sched_ops kshim_sched_parallel;
 
+/*
+ * What a blocked task waits for: a sleeping lock, a wait queue, a
+ * completion... (SLEEP), or a contended spinlock (SPIN), which kshim
+ * sleeps on instead of spinning but which the kernel spins on.
+ */
+enum kshim_wait_kind {
+	KSHIM_WAIT_SLEEP,
+	KSHIM_WAIT_SPIN,
+};
+
+/*
+ * An observer of every wait, when set (NULL by default: one load per
+ * wait). The memory-pressure model (kshim/vmscan.h) uses it to find
+ * tasks that sleep inside reclaim. begin() runs in the task about to
+ * block; its result is handed to end() when the wait returns.
+ */
+struct kshim_wait_observer {
+	u64 (*begin)(const char *what, enum kshim_wait_kind kind);
+	void (*end)(u64 cookie);
+};
+extern const struct kshim_wait_observer *kshim_wait_observer;
+
+static inline void kshim_wait_as(u32 *word, u32 val, const char *what,
+				 enum kshim_wait_kind kind)
+{
+	const struct kshim_wait_observer *o = __atomic_load_n(&kshim_wait_observer, __ATOMIC_RELAXED);
+	u64 cookie;
+
+	if (likely(!o)) {
+		kshim_sched->wait(word, val, what);
+		return;
+	}
+	cookie = o->begin(what, kind);
+	kshim_sched->wait(word, val, what);
+	o->end(cookie);
+}
 static inline void kshim_wait(u32 *word, u32 val, const char *what)
 {
-	kshim_sched->wait(word, val, what);
+	kshim_wait_as(word, val, what, KSHIM_WAIT_SLEEP);
 }
 static inline bool kshim_wait_timeout(u32 *word, u32 val, u64 ns,
 				      const char *what)
 {
-	return kshim_sched->wait_timeout(word, val, ns, what);
+	const struct kshim_wait_observer *o = __atomic_load_n(&kshim_wait_observer, __ATOMIC_RELAXED);
+	u64 cookie;
+	bool woken;
+
+	if (likely(!o))
+		return kshim_sched->wait_timeout(word, val, ns, what);
+	cookie = o->begin(what, KSHIM_WAIT_SLEEP);
+	woken = kshim_sched->wait_timeout(word, val, ns, what);
+	o->end(cookie);
+	return woken;
 }
 static inline void kshim_wake(u32 *word, int nr)
 {

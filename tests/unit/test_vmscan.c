@@ -1,0 +1,304 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kshim's memory-pressure model (mm/kshim_vmscan.c, kshim/vmscan.h)
+ * driving the real shrink_slab(): who reclaims (the allocating task
+ * below the min watermark, kswapd below low), with which gfp (the
+ * caller's, with its NOFS scope applied), at which priorities, and that
+ * reclaim does not recurse. A test cache of 4 KiB kmalloc()ed chunks
+ * stands for a slab cache: its shrinker frees chunks, so the memory the
+ * model sees really goes down.
+ */
+#include <linux/kernel.h>
+#include <linux/slab.h>
+#include <linux/list.h>
+#include <linux/gfp.h>
+#include <linux/sched.h>
+#include <linux/sched/mm.h>
+#include <linux/shrinker.h>
+#include <linux/swap.h>
+#include <linux/delay.h>
+#include <linux/spinlock.h>
+#include <kshim/ktest.h>
+#include <kshim/trace.h>
+#include <kshim/vmscan.h>
+
+#define CHUNK		4096
+#define MAX_SCANS	64
+
+static struct {
+	spinlock_t lock;
+	struct list_head chunks;
+	unsigned long count;
+	bool fs;			/* scanning needs __GFP_FS */
+	bool sleep;			/* scanning sleeps 1 ms */
+	bool alloc;			/* scanning allocates (GFP_KERNEL) */
+	/* What each scan saw. */
+	int nscans;
+	gfp_t gfp[MAX_SCANS];
+	bool memalloc[MAX_SCANS], kswapd[MAX_SCANS];
+	struct task_struct *task[MAX_SCANS];
+	int prio[MAX_SCANS];		/* from the tracepoint */
+	int nprio;
+} c;
+
+static struct shrinker *shr;
+
+static unsigned long c_count(struct shrinker *s, struct shrink_control *sc)
+{
+	return READ_ONCE(c.count) ?: SHRINK_EMPTY;
+}
+
+static unsigned long c_scan(struct shrinker *s, struct shrink_control *sc)
+{
+	unsigned long freed = 0;
+	int i = c.nscans++;
+
+	if (i < MAX_SCANS) {
+		c.gfp[i] = sc->gfp_mask;
+		c.memalloc[i] = current->flags & PF_MEMALLOC;
+		c.kswapd[i] = current_is_kswapd();
+		c.task[i] = current;
+	}
+	if (c.fs && !(sc->gfp_mask & __GFP_FS))
+		return SHRINK_STOP;
+	if (c.sleep)
+		msleep(1);
+	if (c.alloc)
+		kfree(kmalloc(CHUNK, GFP_KERNEL));
+	while (freed < sc->nr_to_scan) {
+		struct list_head *p;
+
+		spin_lock(&c.lock);
+		p = list_empty(&c.chunks) ? NULL : c.chunks.next;
+		if (p) {
+			list_del(p);
+			c.count--;
+		}
+		spin_unlock(&c.lock);
+		if (!p)
+			break;
+		kfree(p);
+		freed++;
+	}
+	return freed;
+}
+
+static void trace_start(struct shrinker *s, struct shrink_control *sc,
+			long nr, unsigned long items, unsigned long long delta,
+			unsigned long total_scan, int priority)
+{
+	if (s == shr && c.nprio < MAX_SCANS)
+		c.prio[c.nprio++] = priority;
+}
+
+/* Fill the cache with bytes of chunks, reclaiming nothing. */
+static void fill(unsigned long bytes)
+{
+	unsigned long i;
+
+	for (i = 0; i < bytes / CHUNK; i++) {
+		struct list_head *p = kmalloc(CHUNK, __GFP_NOWARN);
+
+		KSHIM_ASSERT_FATAL(p != NULL);
+		spin_lock(&c.lock);
+		list_add_tail(p, &c.chunks);
+		c.count++;
+		spin_unlock(&c.lock);
+	}
+}
+
+/*
+ * A fresh model: the limit is what is in use now plus room; the cache is
+ * filled to leave free just above min, so that one more chunk crosses it.
+ */
+#define ROOM		(2UL << 20)
+#define WMARK_MIN	(256UL << 10)
+
+static void start(bool fs)
+{
+	struct kshim_vmscan_config cfg = {
+		.limit = kshim_mem_used_bytes() + ROOM,
+		.wmark_min = WMARK_MIN,
+	};
+
+	memset(&c, 0, sizeof(c));
+	spin_lock_init(&c.lock);
+	INIT_LIST_HEAD(&c.chunks);
+	c.fs = fs;
+	shr = shrinker_alloc(0, "kshim-test-cache");
+	KSHIM_ASSERT_FATAL(shr != NULL);
+	shr->count_objects = c_count;
+	shr->scan_objects = c_scan;
+	shrinker_register(shr);
+	kshim_trace.mm_shrink_slab_start = trace_start;
+	kshim_vmscan_start(&cfg);
+	fill(ROOM - WMARK_MIN - CHUNK);
+	KSHIM_ASSERT(kshim_vmscan_free_bytes() >= (long)WMARK_MIN);
+}
+
+static void stop(void)
+{
+	struct list_head *p, *n;
+
+	kshim_vmscan_stop();
+	kshim_trace.mm_shrink_slab_start = NULL;
+	shrinker_free(shr);
+	list_for_each_safe(p, n, &c.chunks)
+		kfree(p);
+}
+
+/* Direct reclaim only: kswapd stays out of the way. */
+#define GFP_DIRECT_ONLY	(GFP_KERNEL & ~__GFP_KSWAPD_RECLAIM)
+
+static void test_allocation_below_min_reclaims_in_the_caller(void)
+{
+	struct kshim_vmscan_stats st;
+	void *p;
+
+	start(false);
+	c.alloc = true;
+	p = kmalloc(2 * CHUNK, GFP_DIRECT_ONLY);
+	kshim_vmscan_get_stats(&st);
+	/* One stall, in this task, with its gfp, under PF_MEMALLOC. */
+	KSHIM_ASSERT_EQ(st.allocstall, 1);
+	KSHIM_ASSERT(c.nscans >= 1);
+	KSHIM_ASSERT_PTR_EQ(c.task[0], current);
+	KSHIM_ASSERT_EQ(c.gfp[0], GFP_DIRECT_ONLY);
+	KSHIM_ASSERT(c.memalloc[0]);
+	KSHIM_ASSERT(!c.kswapd[0]);
+	/* The shrinker's own GFP_KERNEL allocation did not recurse. */
+	KSHIM_ASSERT_EQ(st.allocstall, 1);
+	KSHIM_ASSERT(!(current->flags & PF_MEMALLOC));
+	KSHIM_ASSERT(!current->reclaim_state);
+	KSHIM_ASSERT(st.direct_freed >= SWAP_CLUSTER_MAX);
+	KSHIM_ASSERT_EQ(st.below_min_after_reclaim, 0);
+	kfree(p);
+	stop();
+}
+
+static void test_priority_rises_until_enough_is_freed(void)
+{
+	struct kshim_vmscan_stats st;
+	int i;
+
+	start(false);
+	kfree(kmalloc(2 * CHUNK, GFP_DIRECT_ONLY));
+	kshim_vmscan_get_stats(&st);
+	KSHIM_ASSERT_EQ(st.allocstall, 1);
+	/*
+	 * From DEF_PRIORITY down one at a time (at 12 a scan target of
+	 * 1/4096 of the cache rounds to nothing), stopping at the priority
+	 * whose scan freed SWAP_CLUSTER_MAX, before 0.
+	 */
+	KSHIM_ASSERT_FATAL(c.nprio >= 2);
+	for (i = 0; i < c.nprio; i++)
+		KSHIM_ASSERT_EQ(c.prio[i], DEF_PRIORITY - i);
+	KSHIM_ASSERT(c.prio[c.nprio - 1] > 0);
+	KSHIM_ASSERT_EQ(st.shrink_slab_calls, c.nprio);
+	KSHIM_ASSERT(st.direct_freed >= SWAP_CLUSTER_MAX);
+	stop();
+}
+
+static void test_nofs_allocation_never_enters_the_fs_shrinker(void)
+{
+	struct kshim_vmscan_stats st;
+	unsigned int nofs;
+	unsigned long before;
+	int i;
+
+	start(true);
+	before = c.count;
+	nofs = memalloc_nofs_save();
+	kfree(kmalloc(2 * CHUNK, GFP_DIRECT_ONLY));
+	memalloc_nofs_restore(nofs);
+	kshim_vmscan_get_stats(&st);
+	/* A stall that could free nothing: every priority, 12 down to 0. */
+	KSHIM_ASSERT_EQ(st.allocstall, 1);
+	KSHIM_ASSERT_EQ(st.shrink_slab_calls, DEF_PRIORITY + 1);
+	KSHIM_ASSERT_EQ(st.direct_freed, 0);
+	KSHIM_ASSERT_EQ(st.below_min_after_reclaim, 1);
+	KSHIM_ASSERT_EQ(c.count, before);
+	for (i = 0; i < c.nscans && i < MAX_SCANS; i++)
+		KSHIM_ASSERT(!(c.gfp[i] & __GFP_FS));
+	stop();
+}
+
+static void test_kswapd_reclaims_to_high_in_the_background(void)
+{
+	struct kshim_vmscan_stats st;
+	int waited;
+
+	start(false);
+	/* Below low, and no direct reclaim allowed: kswapd's job. */
+	kfree(kmalloc(2 * CHUNK, GFP_NOWAIT));
+	for (waited = 0; waited < 5000; waited++) {
+		kshim_vmscan_get_stats(&st);
+		if (st.kswapd_runs && kshim_vmscan_free_bytes() >=
+		    (long)(WMARK_MIN + WMARK_MIN / 2))
+			break;
+		msleep(1);
+	}
+	KSHIM_ASSERT_EQ(st.allocstall, 0);
+	KSHIM_ASSERT(st.kswapd_wakeups >= 1);
+	KSHIM_ASSERT(st.kswapd_runs >= 1);
+	KSHIM_ASSERT(kshim_vmscan_free_bytes() >=
+		     (long)(WMARK_MIN + WMARK_MIN / 2));
+	KSHIM_ASSERT(c.nscans >= 1);
+	KSHIM_ASSERT(c.kswapd[0]);
+	KSHIM_ASSERT(c.memalloc[0]);
+	KSHIM_ASSERT_EQ(c.gfp[0], GFP_KERNEL);
+	stop();
+}
+
+static void test_atomic_allocation_never_reclaims_itself(void)
+{
+	struct kshim_vmscan_stats st;
+	void *p;
+
+	start(false);
+	fill(WMARK_MIN);	/* far below min */
+	p = kmalloc(CHUNK, GFP_ATOMIC & ~__GFP_KSWAPD_RECLAIM);
+	kshim_vmscan_get_stats(&st);
+	KSHIM_ASSERT(p != NULL);
+	KSHIM_ASSERT_EQ(st.allocstall, 0);
+	KSHIM_ASSERT_EQ(c.nscans, 0);
+	KSHIM_ASSERT(st.min_free < (long)WMARK_MIN);
+	kfree(p);
+	stop();
+}
+
+static void test_a_sleep_inside_reclaim_is_recorded_with_its_chain(void)
+{
+	struct kshim_vmscan_stats st;
+	struct kshim_vmscan_wait w[4];
+	int n;
+
+	start(false);
+	c.sleep = true;
+	kfree(kmalloc(2 * CHUNK, GFP_DIRECT_ONLY));
+	kshim_vmscan_get_stats(&st);
+	KSHIM_ASSERT(st.sleeps >= 1);
+	KSHIM_ASSERT(st.sleep_ns >= NSEC_PER_MSEC);
+	n = kshim_vmscan_waits(w, ARRAY_SIZE(w));
+	KSHIM_ASSERT_FATAL(n >= 1);
+	KSHIM_ASSERT(!w[0].spin);
+	KSHIM_ASSERT(!w[0].kswapd);
+	KSHIM_ASSERT(w[0].ns >= NSEC_PER_MSEC);
+	/* The chain names the shrinker and the path from the allocation. */
+	KSHIM_ASSERT(strstr(w[0].chain, "c_scan") != NULL);
+	KSHIM_ASSERT(strstr(w[0].chain, "shrink_slab") != NULL);
+	KSHIM_ASSERT(strstr(w[0].chain, "test_a_sleep_inside_reclaim") != NULL);
+	stop();
+}
+
+static const struct kshim_test vmscan_tests[] = {
+	KSHIM_TEST(test_allocation_below_min_reclaims_in_the_caller),
+	KSHIM_TEST(test_priority_rises_until_enough_is_freed),
+	KSHIM_TEST(test_nofs_allocation_never_enters_the_fs_shrinker),
+	KSHIM_TEST(test_kswapd_reclaims_to_high_in_the_background),
+	KSHIM_TEST(test_atomic_allocation_never_reclaims_itself),
+	KSHIM_TEST(test_a_sleep_inside_reclaim_is_recorded_with_its_chain),
+	{ }
+};
+
+KSHIM_SUITES({ "vmscan", NULL, NULL, vmscan_tests });
