@@ -100,7 +100,7 @@ void kshim_cpus_init(void)
 /* Ownership of a simulated CPU for an atomic section (kshim_task.c). */
 void kshim_cpu_claim(int cpu)
 {
-	kshim_lock_acquire(&cpu_locks[cpu], KSHIM_SPIN);
+	kshim_lock_acquire(&cpu_locks[cpu], KSHIM_CPU);
 }
 
 void kshim_cpu_release(int cpu)

@@ -272,7 +272,8 @@ static void lock_wait(struct kshim_lock *l, u32 seen,
 	/* Marked: the hung-task watchdog reads it from another thread. */
 	WRITE_ONCE(kt->waiting_for, l);
 	kshim_wait_as(&l->word, seen, lock_name(l),
-		      kind == KSHIM_SPIN ? KSHIM_WAIT_SPIN : KSHIM_WAIT_SLEEP);
+		      kind == KSHIM_SPIN ? KSHIM_WAIT_SPIN :
+		      kind == KSHIM_CPU ? KSHIM_WAIT_CPU : KSHIM_WAIT_SLEEP);
 	WRITE_ONCE(kt->waiting_for, NULL);
 }
 

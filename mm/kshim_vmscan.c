@@ -214,7 +214,8 @@ static u64 wait_begin(const char *what, enum kshim_wait_kind kind)
 	int depth, slot;
 	bool spin = kind == KSHIM_WAIT_SPIN;
 
-	if (!current->reclaim_state)
+	/* Not reclaiming, or waiting to be scheduled (not a kernel wait). */
+	if (!current->reclaim_state || kind == KSHIM_WAIT_CPU)
 		return 0;
 	depth = kshim_host_backtrace(frames, CHAIN_DEPTH);
 	slot = chain_slot(frames, depth, what, spin);

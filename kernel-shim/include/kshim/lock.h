@@ -50,6 +50,8 @@ struct kshim_lock {
 enum kshim_lock_kind {
 	KSHIM_SPIN,	/* may not sleep while held */
 	KSHIM_SLEEP,	/* mutex / rwsem: may sleep while held */
+	KSHIM_CPU,	/* a simulated CPU (kshim_cpu_claim()): waiting for
+			   it is waiting to be scheduled, not for a lock */
 };
 
 #define KSHIM_LOCK_INIT(lockname) { .name = #lockname }

@@ -54,12 +54,14 @@ extern const struct kshim_sched_ops kshim_sched_parallel;
 
 /*
  * What a blocked task waits for: a sleeping lock, a wait queue, a
- * completion... (SLEEP), or a contended spinlock (SPIN), which kshim
- * sleeps on instead of spinning but which the kernel spins on.
+ * completion... (SLEEP), a contended spinlock (SPIN), which kshim
+ * sleeps on instead of spinning but which the kernel spins on, or a
+ * simulated CPU another task holds in an atomic section (CPU).
  */
 enum kshim_wait_kind {
 	KSHIM_WAIT_SLEEP,
 	KSHIM_WAIT_SPIN,
+	KSHIM_WAIT_CPU,		/* for a simulated CPU: a run-queue wait */
 };
 
 /*

@@ -1,0 +1,77 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Plot the reclaim_stalls scenario (seed 000) from its JSON: the
+allocation latency histogram (allocations per power-of-two latency
+bucket, kshim clock), one line per file, so base and patched runs can be
+overlaid; into a PNG with gnuplot (Debian: gnuplot-nox).
+
+  scripts/kshim_plot_reclaim.py -o reclaim.png build/tests/reclaim_stalls.json
+  scripts/kshim_plot_reclaim.py -o cmp.png base.json:base patched.json:patched
+"""
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+
+def bucket_label(i):
+    """Bucket i holds latencies in [2^(i-1), 2^i) ns; bucket 0 is 0 ns."""
+    if i == 0:
+        return '0'
+    ns = 1 << (i - 1)
+    for unit, div in (('s', 10**9), ('ms', 10**6), ('us', 10**3)):
+        if ns >= div:
+            return f'{ns // div}{unit}'
+    return f'{ns}ns'
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument('-o', '--output', required=True, help='the PNG to write')
+    ap.add_argument('runs', nargs='+', help='JSON[:label]')
+    a = ap.parse_args()
+    if not shutil.which('gnuplot'):
+        sys.exit('kshim: gnuplot is not installed (apt-get install gnuplot-nox)')
+    plots = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for i, run in enumerate(a.runs):
+            path, _, label = run.partition(':')
+            try:
+                with open(path) as f:
+                    d = json.load(f)
+                hist = d['latency_histogram_log2_ns']
+            except (OSError, ValueError, KeyError) as e:
+                sys.exit(f'kshim: cannot read {path}: {e}')
+            label = label or d.get('backend', '')
+            title = (f"{label}: {d['allocations_delayed']} of "
+                     f"{d['allocations']} delayed, max "
+                     f"{d['alloc_max_ns'] / 1e6:.1f} ms, "
+                     f"{d['reclaim_sleeps']} sleeps in reclaim").strip(': ')
+            dat = os.path.join(tmp, f'{i}.dat')
+            with open(dat, 'w') as f:
+                for b, n in enumerate(hist):
+                    f.write(f'{b} {n} "{bucket_label(b)}"\n')
+            plots.append(f"'{dat}' using 1:2:xtic(3) with linespoints lw 2 "
+                         f"title '{title}'")
+        script = (
+            'set terminal pngcairo size 1000,450\n'
+            f"set output '{a.output}'\n"
+            "set title 'reclaim\\_stalls (seed 000): allocation latency "
+            "under inode-cache pressure'\n"
+            'set grid\nset key top right\nset xtics rotate by -45\n'
+            "set xlabel 'allocation latency (bucket: at least)'\n"
+            "set ylabel 'allocations'\nset logscale y 10\nset yrange [0.8:*]\n"
+            'plot ' + ', '.join(plots) + '\n')
+        r = subprocess.run(['gnuplot'], input=script, text=True,
+                           capture_output=True)
+        if r.returncode != 0:
+            sys.exit(f'kshim: gnuplot failed: {r.stderr.strip()}')
+    print(f'kshim: wrote {a.output}')
+
+
+if __name__ == '__main__':
+    main()
