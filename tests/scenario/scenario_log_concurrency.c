@@ -65,6 +65,7 @@
 #include <kshim/lock.h>
 #include <kshim/runtime.h>
 #include <kshim/xfs.h>
+#include "scenario_out.h"
 #include "xfs_log_load.h"
 
 #define IMG_SIZE	(256ULL << 20)
@@ -192,32 +193,15 @@ static void print_table(void)
 	}
 }
 
-static void out(int fd, const char *fmt, ...)
-{
-	char buf[1024];
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	kshim_host_write_fd(fd, buf, min_t(int, n, sizeof(buf) - 1));
-}
-
 static void write_json(void)
 {
-	const char *dir = kshim_host_getenv("KSHIM_SCENARIO_OUT") ?: ".";
 	char path[512];
 	unsigned int i, l;
-	int fd;
+	int fd = scenario_json_open("log_concurrency.json", path, sizeof(path));
 
-	snprintf(path, sizeof(path), "%s/log_concurrency.json", dir);
-	fd = kshim_host_open_write(path);
-	if (fd < 0) {
-		pr_err("scenario: cannot write %s\n", path);
+	if (fd < 0)
 		return;
-	}
-	out(fd, "{\n  \"scenario\": \"log_concurrency\",\n  \"seed\": %llu,\n"
+	scenario_out(fd, "{\n  \"scenario\": \"log_concurrency\",\n  \"seed\": %llu,\n"
 	    "  \"backend\": \"%s\",\n  \"total_commits\": %d,\n"
 	    "  \"payload_bytes\": %d,\n  \"log_bytes\": %lld,\n"
 	    "  \"cil_hard_limit_bytes\": %lld,\n  \"runs\": [\n",
@@ -228,7 +212,7 @@ static void write_json(void)
 		struct run *r = &runs[i];
 		struct log_load *ll = &r->ll;
 
-		out(fd, "    {\"n\": %u, \"push\": \"%s\", \"commits\": %llu, "
+		scenario_out(fd, "    {\"n\": %u, \"push\": \"%s\", \"commits\": %llu, "
 		    "\"elapsed_ns\": %llu, \"real_ns\": %llu, "
 		    "\"commits_per_s\": %llu, \"real_commits_per_s\": %llu, "
 		    "\"reserve_wait_ns_total\": %llu, "
@@ -252,17 +236,16 @@ static void write_json(void)
 		    ll->tail_overwrites, ll->first_violation,
 		    r->recovery, r->bad_blocks, r->pass ? "true" : "false");
 		for (l = 0; l < NR_LOCKS; l++)
-			out(fd, "%s\"%s\": {\"acquisitions\": %llu, "
+			scenario_out(fd, "%s\"%s\": {\"acquisitions\": %llu, "
 			    "\"contentions\": %llu, \"wait_ns\": %llu, "
 			    "\"wait_max_ns\": %llu}", l ? ", " : "",
 			    lock_classes[l], r->locks[l].acquisitions,
 			    r->locks[l].contentions, r->locks[l].wait_total,
 			    r->locks[l].wait_max);
-		out(fd, "}}%s\n", i + 1 < ARRAY_SIZE(runs) ? "," : "");
+		scenario_out(fd, "}}%s\n", i + 1 < ARRAY_SIZE(runs) ? "," : "");
 	}
-	out(fd, "  ]\n}\n");
-	kshim_host_close(fd);
-	kshim_info("scenario: wrote %s\n", path);
+	scenario_out(fd, "  ]\n}\n");
+	scenario_json_close(fd, path);
 }
 
 static void test_log_concurrency(void)

@@ -53,6 +53,7 @@
 #include <kshim/bdev.h>
 #include <kshim/wbfs.h>
 #include <kshim/sysctl.h>
+#include "../support/scenario_out.h"
 
 #define CREATORS	4
 #define MAX_SMALL	30000
@@ -166,18 +167,6 @@ static void set(const char *knob, unsigned long v)
 
 /* ==== Output ============================================================== */
 
-static void out(int fd, const char *fmt, ...)
-{
-	char buf[256];
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	kshim_host_write_fd(fd, buf, min_t(int, n, sizeof(buf) - 1));
-}
-
 static void write_json(const char *path, const char *verdict, u64 bound_ms,
 		       unsigned long large_passes, unsigned long small_passes,
 		       unsigned long small_files, double share,
@@ -190,35 +179,34 @@ static void write_json(const char *path, const char *verdict, u64 bound_ms,
 		pr_err("scenario: cannot write %s\n", path);
 		return;
 	}
-	out(fd, "{\n  \"scenario\": \"wb_starvation\",\n  \"regime\": \"%s\",\n"
+	scenario_out(fd, "{\n  \"scenario\": \"wb_starvation\",\n  \"regime\": \"%s\",\n"
 	    "  \"seed\": %llu,\n", s.r->name, (unsigned long long)kshim_seed());
-	out(fd, "  \"dirty_background_mb\": %lu,\n  \"dirty_mb\": %lu,\n",
+	scenario_out(fd, "  \"dirty_background_mb\": %lu,\n  \"dirty_mb\": %lu,\n",
 	    s.r->bg_mb, s.r->dirty_mb);
-	out(fd, "  \"backend\": \"%s\",\n",
+	scenario_out(fd, "  \"backend\": \"%s\",\n",
 	    kshim_host_getenv("KSHIM_BACKEND") ?: "parallel");
-	out(fd, "  \"large_mb\": %lu,\n  \"creators\": %d,\n", s.r->large_mb, CREATORS);
-	out(fd, "  \"large_completion_ms\": %llu,\n",
+	scenario_out(fd, "  \"large_mb\": %lu,\n  \"creators\": %d,\n", s.r->large_mb, CREATORS);
+	scenario_out(fd, "  \"large_completion_ms\": %llu,\n",
 	    (unsigned long long)((s.t_done_ns - s.t_start_ns) / NSEC_PER_MSEC));
-	out(fd, "  \"bound_ms\": %llu,\n", (unsigned long long)bound_ms);
-	out(fd, "  \"real_ms\": %llu,\n",
+	scenario_out(fd, "  \"bound_ms\": %llu,\n", (unsigned long long)bound_ms);
+	scenario_out(fd, "  \"real_ms\": %llu,\n",
 	    (unsigned long long)((s.real_done_ns - s.real_start_ns) / NSEC_PER_MSEC));
-	out(fd, "  \"large_share_pct\": %d.%d,\n", (int)share, (int)(share * 10) % 10);
-	out(fd, "  \"small_files\": %lu,\n", small_files);
-	out(fd, "  \"small_creates_per_s\": %d,\n", (int)creates_per_s);
-	out(fd, "  \"large_writepages_passes\": %lu,\n", large_passes);
-	out(fd, "  \"small_writepages_passes\": %lu,\n", small_passes);
-	out(fd, "  \"verdict\": \"%s\",\n  \"samples\": [\n", verdict);
+	scenario_out(fd, "  \"large_share_pct\": %d.%d,\n", (int)share, (int)(share * 10) % 10);
+	scenario_out(fd, "  \"small_files\": %lu,\n", small_files);
+	scenario_out(fd, "  \"small_creates_per_s\": %d,\n", (int)creates_per_s);
+	scenario_out(fd, "  \"large_writepages_passes\": %lu,\n", large_passes);
+	scenario_out(fd, "  \"small_writepages_passes\": %lu,\n", small_passes);
+	scenario_out(fd, "  \"verdict\": \"%s\",\n  \"samples\": [\n", verdict);
 	for (i = 0; i < s.nr_samples; i++)
-		out(fd, "    [%llu, %lu, %lu, %lu, %llu]%s\n",
+		scenario_out(fd, "    [%llu, %lu, %lu, %lu, %llu]%s\n",
 		    (unsigned long long)s.samples[i].t_ms,
 		    s.samples[i].large_dirty, s.samples[i].large_written,
 		    s.samples[i].small_files,
 		    (unsigned long long)s.samples[i].bytes_written,
 		    i + 1 < s.nr_samples ? "," : "");
-	out(fd, "  ],\n  \"sample_columns\": [\"t_ms\", \"large_dirty_pages\", "
+	scenario_out(fd, "  ],\n  \"sample_columns\": [\"t_ms\", \"large_dirty_pages\", "
 	    "\"large_written_pages\", \"small_files\", \"bytes_written\"]\n}\n");
-	kshim_host_close(fd);
-	kshim_info("scenario: wrote %s\n", path);
+	scenario_json_close(fd, path);
 }
 
 /* ==== The run ============================================================= */
