@@ -243,6 +243,43 @@ def collect_scenarios(bd, into):
 			pass
 
 
+# The plot script of each scenario (the JSON's "scenario" field); each
+# takes -o PNG and JSON:label arguments and overlays them.
+PLOTTERS = {
+	'log_concurrency': 'kshim_plot_log.py',
+	'wb_starvation': 'kshim_plot_wb.py',
+	'reclaim_stalls': 'kshim_plot_reclaim.py',
+}
+
+
+def plot_scenarios(base, pat, out_dir, progress):
+	"""One PNG per scenario file in OUT_DIR, the first run of base and of
+	patched overlaid; returns {file: PNG path or why not}."""
+	plots = {}
+	jdir = os.path.join(out_dir, 'scenarios')
+	for name in sorted(set(base) & set(pat)):
+		script = PLOTTERS.get(base[name][0].get('scenario'))
+		if not script or not pat[name]:
+			continue
+		progress('plot', name)
+		os.makedirs(jdir, exist_ok=True)
+		stem = os.path.splitext(name)[0]
+		args = []
+		for side, runs in (('base', base[name]), ('patched', pat[name])):
+			path = os.path.join(jdir, '%s-%s.json' % (stem, side))
+			with open(path, 'w') as f:
+				json.dump(runs[0], f)
+			args.append('%s:%s' % (path, side))
+		png = os.path.join(out_dir, stem + '.png')
+		r = subprocess.run([sys.executable,
+				    os.path.join(REPO, 'scripts', script),
+				    '-o', png] + args,
+				   capture_output=True, text=True)
+		why = (r.stderr.strip().splitlines() or ['failed'])[-1]
+		plots[name] = png if r.returncode == 0 else 'not plotted: ' + why
+	return plots
+
+
 def run_side(side, bd, a, progress):
 	"""All tests once, det ones with KSHIM_SEEDS=--seeds; returns
 	dict(tests, scenarios, seconds)."""
@@ -464,6 +501,9 @@ def run(a, progress):
 			if timing else (b, p)
 		scen[name] = cmp.compare_scenario(b, p, tb, tp)
 		scen[name]['runs'] = (len(tb), len(tp))
+	os.makedirs(out_dir, exist_ok=True)
+	plots = plot_scenarios(base['scenarios'], pat['scenarios'], out_dir,
+			       progress)
 	phases['total'] = time.monotonic() - t_start
 	progress.done()
 	man = manifest(bds['patched'])
@@ -483,7 +523,7 @@ def run(a, progress):
 			    combined_sha256_patched=man.get('combined_sha256')),
 		seeds=a.seeds, repeat=a.repeat, base_reused=base['reused'],
 		timing_rule=cmp.TIMING_RULE,
-		tests=cls, scenarios=scen, phases=phases,
+		tests=cls, scenarios=scen, plots=plots, phases=phases,
 		build_steps={s: builds[s]['steps'] for s in builds},
 		builddirs=bds, out_dir=out_dir)
 

@@ -180,6 +180,13 @@ def lines(res, md):
 				   'side: %s' % (u['metric'], u['side'],
 						 u['values']))
 
+	if res.get('plots'):
+		out += h('Plots (base and patched overlaid)')
+		for name, png in sorted(res['plots'].items()):
+			out.append('%s%s: %s' % ('- ' if md else '  ', name,
+						 rel(png) if png.startswith('/')
+						 else png))
+
 	out += h('Time')
 	out.append(', '.join('%s %.0f s' % (k, v)
 			     for k, v in res['phases'].items()))
