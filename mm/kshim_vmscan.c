@@ -88,13 +88,17 @@ static void direct_reclaim(gfp_t gfp, unsigned long bytes)
 	cond_resched();
 }
 
-/* wakeup_kswapd(): only if it sleeps, as the kernel checks. */
+/*
+ * wakeup_kswapd(), once per request: the flag stays set until kswapd
+ * starts a pass, so a request made before kswapd first sleeps (or while
+ * it balances) is not lost. The kernel tests waitqueue_active() instead,
+ * its kswapd having long been asleep.
+ */
 static void wake_kswapd(void)
 {
-	if (!waitqueue_active(&kswapd_wait))
+	if (READ_ONCE(kswapd_woken) || xchg(&kswapd_woken, true))
 		return;
 	atomic64_inc(&st.kswapd_wakeups);
-	WRITE_ONCE(kswapd_woken, true);
 	wake_up_interruptible(&kswapd_wait);
 }
 

@@ -221,6 +221,27 @@ int kshim_host_backtrace(void **buf, int n)
 }
 
 /*
+ * The executable's path, for addr2line. Read in this process: under
+ * valgrind, /proc/PID/exe seen from another process is valgrind's tool,
+ * while valgrind answers the client's own readlink() with the client.
+ */
+static const char *exe_path(void)
+{
+	static char path[4096];
+	ssize_t n;
+
+	if (!path[0]) {
+		n = readlink("/proc/self/exe", path, sizeof(path) - 1);
+		if (n <= 0)
+			snprintf(path, sizeof(path), "/proc/%d/exe",
+				 (int)getpid());
+		else
+			path[n] = 0;
+	}
+	return path;
+}
+
+/*
  * Print a call chain as function and file:line, with addr2line (binutils,
  * installed with gcc) for frames in the executable; raw addresses for the
  * rest, or if addr2line is missing.
@@ -233,7 +254,7 @@ void kshim_host_print_backtrace(void *const *buf, int n)
 	int i;
 
 	len = snprintf(cmd, sizeof(cmd),
-		       "addr2line -f -i -p -C -e /proc/%d/exe", (int)getpid());
+		       "addr2line -f -i -p -C -e '%s'", exe_path());
 	for (i = 0; i < n; i++) {
 		Dl_info info;
 
@@ -270,7 +291,7 @@ char *kshim_host_symbolize(void *const *buf, int n, const char *skip,
 
 	out[0] = 0;
 	len = snprintf(cmd, sizeof(cmd),
-		       "addr2line -f -i -p -e /proc/%d/exe", (int)getpid());
+		       "addr2line -f -i -p -e '%s'", exe_path());
 	for (i = 0; i < n && len < sizeof(cmd) - 32; i++) {
 		Dl_info info;
 
