@@ -257,7 +257,10 @@ static int dirty_inode(struct xfs_mount *mp, struct xfs_inode *ip)
 static void lookup_worker(void *arg)
 {
 	struct race *r = arg;
-	u64 rng = kshim_seed() ^ (u64)(unsigned long)current;
+	/* From the task's pid, not its address: the address differs from
+	 * run to run (ASLR), and with it the inodes looked up and dirtied,
+	 * so a deterministic seed would not replay. */
+	u64 rng = kshim_seed() ^ ((u64)current->pid * 0x9e3779b97f4a7c15ULL);
 	int i;
 
 	u64 deadline = kshim_clock_ns() + 20 * NSEC_PER_SEC;
