@@ -430,8 +430,7 @@ static void test_reclaim_leaves_inode_being_flushed(void)
 struct rcu_reader {
 	struct xfs_mount *mp;
 	xfs_ino_t ino;
-	atomic_t found;
-	int release;
+	int found, release;		/* release-acquire flags */
 	bool cached;			/* the lookup found the inode */
 	xfs_ino_t ino_after;		/* what it saw after the reclaim */
 	unsigned long flags_after;
@@ -447,8 +446,12 @@ static void rcu_reader_fn(void *arg)
 	rcu_read_lock();
 	ip = radix_tree_lookup(&pag->pag_ici_root,
 			       XFS_INO_TO_AGINO(r->mp, r->ino));
-	r->cached = ip && ip->i_ino == r->ino;
-	atomic_set(&r->found, 1);
+	if (ip) {
+		spin_lock(&ip->i_flags_lock);
+		r->cached = ip->i_ino == r->ino;
+		spin_unlock(&ip->i_flags_lock);
+	}
+	smp_store_release(&r->found, 1);
 	while (!smp_load_acquire(&r->release))
 		cpu_relax();
 	/* No i_flags_lock: if the inode had been freed under the reader,
@@ -485,7 +488,8 @@ static void test_reclaimed_inode_is_freed_after_rcu_grace_period(void)
 	xfs_ail_push_all_sync(mp->m_ail);
 
 	reader = kshim_task_run(rcu_reader_fn, &r, "rcu_reader", -1);
-	KSHIM_ASSERT_FATAL(POLL_UNTIL_TIMEOUT(atomic_read(&r.found), HZ));
+	KSHIM_ASSERT_FATAL(POLL_UNTIL_TIMEOUT(smp_load_acquire(&r.found),
+					      HZ));
 	KSHIM_ASSERT(r.cached);
 	live = kshim_kmem_cache_live(xfs_inode_cache);
 	xfs_reclaim_inodes(mp);
