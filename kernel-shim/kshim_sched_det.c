@@ -466,24 +466,42 @@ static void det_rcu_read_unlock(void)
 	det_wake(&rcu_gen, INT_MAX);
 }
 
+/* A live (not yet joined) task by pid; pids are never reused. */
+static struct det_task *det_find_pid(int pid)
+{
+	int i;
+
+	for (i = 0; i < nall; i++)
+		if (all[i]->kt->task.pid == pid)
+			return all[i];
+	return NULL;
+}
+
+/*
+ * The readers are remembered by pid and looked up again after every
+ * wait, not kept as pointers: a reader may leave its section, exit and
+ * be joined (its det_task freed) before this task runs again, which
+ * valgrind reported as a use after free (test_xfs_icache's
+ * test_reclaimed_inode_is_freed_after_rcu_grace_period at det seed 2).
+ */
 static void det_synchronize_rcu(void)
 {
 	u64 *snap = kshim_host_alloc(sizeof(u64) * (nall ? nall : 1), 0);
-	struct det_task **readers = kshim_host_alloc(sizeof(*readers) *
-						     (nall ? nall : 1), 0);
+	int *pids = kshim_host_alloc(sizeof(*pids) * (nall ? nall : 1), 0);
+	struct det_task *dt;
 	int i, n = 0;
 
 	for (i = 0; i < nall; i++)
 		if (all[i]->kt->task.rcu_read_lock_nesting) {
-			readers[n] = all[i];
+			pids[n] = all[i]->kt->task.pid;
 			snap[n++] = all[i]->rcu_unlocks;
 		}
 	for (i = 0; i < n; i++)
-		while (readers[i]->rcu_unlocks == snap[i] &&
-		       !readers[i]->exited)
+		while ((dt = det_find_pid(pids[i])) &&
+		       dt->rcu_unlocks == snap[i] && !dt->exited)
 			det_wait(&rcu_gen, rcu_gen, "rcu grace period");
 	kshim_host_free(snap);
-	kshim_host_free(readers);
+	kshim_host_free(pids);
 }
 
 /* ---- reports ------------------------------------------------------------- */

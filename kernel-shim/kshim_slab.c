@@ -318,6 +318,11 @@ void kmem_cache_destroy(struct kmem_cache *s)
 	kshim_host_free(s);
 }
 
+long kshim_kmem_cache_live(struct kmem_cache *s)
+{
+	return atomic_long_read(&s->live);
+}
+
 int kmem_cache_shrink(struct kmem_cache *s)
 {
 	return 0;	/* no slab pages to give back */

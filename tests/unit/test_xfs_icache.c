@@ -5,8 +5,9 @@
  * inode LRU), eviction by the real superblock shrinker (then XFS's to
  * reclaim), the cache hit that recycles a reclaimable inode, and
  * reclaim, which frees an inode only once it is clean (its checkpoint on
- * disk, the inode written back through the AIL), after which xfs_iget()
- * reads it from disk again. The XFS statistics say which path
+ * disk, the inode written back through the AIL) and not being flushed,
+ * after which xfs_iget() reads it from disk again, and whose memory goes
+ * back only after an RCU grace period. The XFS statistics say which path
  * xfs_iget() took.
  */
 #include "xfs.h"
@@ -27,6 +28,8 @@
 #include "xfs_stats.h"
 #include "xfs_trans_space.h"
 #include "xfs_inode_util.h"
+#include "xfs_inode_item.h"
+#include "xfs_ag.h"
 #include <linux/list_lru.h>
 #include <linux/mnt_idmapping.h>
 #include <linux/shrinker.h>
@@ -225,6 +228,286 @@ static void test_shrinker_counts_unused_and_reclaimable_inodes(void)
 	kshim_host_image_remove(img);
 }
 
+/*
+ * The inode cache's entry for INO, found as xfs_iget_cache_hit() finds
+ * it: the per-AG radix tree under RCU, the inode number checked under
+ * i_flags_lock (reclaim zeroes it before the inode is freed). No
+ * reference is taken, so nothing the test does keeps it in the cache.
+ * False if it is not cached; else its flags, pin count and dirty fields.
+ */
+struct cached {
+	unsigned long flags;
+	int pins;
+	unsigned int dirty;	/* ili_fields: what still has to be written */
+};
+
+static bool lookup_cached(struct xfs_mount *mp, xfs_ino_t ino,
+			  struct cached *c)
+{
+	struct xfs_perag *pag = xfs_perag_get(mp, XFS_INO_TO_AGNO(mp, ino));
+	struct xfs_inode *ip;
+	bool found = false;
+
+	rcu_read_lock();
+	ip = radix_tree_lookup(&pag->pag_ici_root, XFS_INO_TO_AGINO(mp, ino));
+	if (ip) {
+		spin_lock(&ip->i_flags_lock);
+		found = ip->i_ino == ino;
+		c->flags = ip->i_flags;
+		c->pins = xfs_ipincount(ip);
+		spin_unlock(&ip->i_flags_lock);
+	}
+	/* The log item is freed with the inode, after a grace period. */
+	if (found) {
+		c->dirty = 0;
+		if (ip->i_itemp) {
+			spin_lock(&ip->i_itemp->ili_lock);
+			c->dirty = ip->i_itemp->ili_fields;
+			spin_unlock(&ip->i_itemp->ili_lock);
+		}
+	}
+	rcu_read_unlock();
+	xfs_perag_put(pag);
+	return found;
+}
+
+/*
+ * A new file, released and evicted from the VFS by the superblock
+ * shrinker (two passes, see above): XFS's to reclaim, still dirty and
+ * pinned in the CIL. Its number and where it lives on disk.
+ */
+static xfs_ino_t reclaimable_file(struct xfs_mount *mp, const char *name,
+				  struct xfs_imap *imap)
+{
+	struct xfs_inode *ip = create_file(mp, name);
+	xfs_ino_t ino = ip->i_ino;
+	struct cached c;
+
+	*imap = ip->i_imap;
+	xfs_irele(ip);
+	shrink_sb(mp->m_super, 128);
+	shrink_sb(mp->m_super, 128);
+	KSHIM_ASSERT_FATAL(lookup_cached(mp, ino, &c));
+	KSHIM_ASSERT_FATAL(c.flags & XFS_IRECLAIMABLE);
+	return ino;
+}
+
+/*
+ * Reclaim leaves an inode that is pinned (its change committed to the
+ * CIL, not yet in a checkpoint on disk: xfs_reclaim_inode() checks
+ * xfs_ipincount()); once the log is forced and the AIL has written it
+ * back, reclaim frees it.
+ */
+static void test_reclaim_leaves_pinned_inode(void)
+{
+	struct kshim_xfs *x = mount_new();
+	struct xfs_mount *mp = kshim_xfs_mp(x);
+	struct xfs_imap imap;
+	xfs_ino_t ino = reclaimable_file(mp, "a", &imap);
+	u64 reclaims = IG_STAT(mp, xs_ig_reclaims);
+	struct cached c;
+
+	KSHIM_ASSERT(lookup_cached(mp, ino, &c) && c.pins > 0);
+	xfs_reclaim_inodes_nr(mp, 128);
+	KSHIM_ASSERT(lookup_cached(mp, ino, &c) && c.pins > 0);
+	KSHIM_ASSERT_EQ(IG_STAT(mp, xs_ig_reclaims), reclaims);
+
+	KSHIM_ASSERT_EQ(xfs_log_force(mp, XFS_LOG_SYNC), 0);
+	xfs_reclaim_inodes(mp);
+	KSHIM_ASSERT(!lookup_cached(mp, ino, &c));
+	KSHIM_ASSERT_EQ(IG_STAT(mp, xs_ig_reclaims), reclaims + 1);
+	kshim_xfs_unmount(x);
+	kshim_host_image_remove(img);
+}
+
+/*
+ * Reclaim leaves an inode that is unpinned but dirty: its checkpoint is
+ * on disk, it sits in the AIL, and the AIL cannot write it back because
+ * the test holds its inode cluster buffer locked (xfs_inode_item_push()
+ * finds the buffer locked and retries later). Reclaim (which pushes the
+ * AIL itself) must leave it; once the buffer is released and the AIL
+ * has written the inode back, reclaim frees it.
+ */
+static void test_reclaim_leaves_dirty_inode_in_the_ail(void)
+{
+	struct kshim_xfs *x = mount_new();
+	struct xfs_mount *mp = kshim_xfs_mp(x);
+	struct xfs_imap imap;
+	xfs_ino_t ino = reclaimable_file(mp, "a", &imap);
+	u64 reclaims = IG_STAT(mp, xs_ig_reclaims);
+	struct xfs_buf *bp;
+	struct cached c;
+
+	KSHIM_ASSERT_EQ_FATAL(xfs_imap_to_bp(mp, NULL, &imap, &bp), 0);
+	KSHIM_ASSERT_EQ(xfs_log_force(mp, XFS_LOG_SYNC), 0);
+	KSHIM_ASSERT(lookup_cached(mp, ino, &c));
+	KSHIM_ASSERT_EQ(c.pins, 0);
+	KSHIM_ASSERT(c.dirty & XFS_ILOG_CORE);
+	xfs_reclaim_inodes_nr(mp, 128);
+	shrink_sb(mp->m_super, 128);
+	KSHIM_ASSERT(lookup_cached(mp, ino, &c) && (c.dirty & XFS_ILOG_CORE));
+	KSHIM_ASSERT_EQ(IG_STAT(mp, xs_ig_reclaims), reclaims);
+
+	xfs_buf_relse(bp);
+	xfs_reclaim_inodes(mp);
+	KSHIM_ASSERT(!lookup_cached(mp, ino, &c));
+	KSHIM_ASSERT_EQ(IG_STAT(mp, xs_ig_reclaims), reclaims + 1);
+	kshim_xfs_unmount(x);
+	kshim_host_image_remove(img);
+}
+
+static bool being_flushed(struct xfs_mount *mp, xfs_ino_t ino)
+{
+	struct cached c;
+
+	return lookup_cached(mp, ino, &c) && (c.flags & XFS_IFLUSHING);
+}
+
+/*
+ * Reclaim leaves an inode that is being flushed. The AIL writes the
+ * inode back through the real xfs_iflush_cluster(): the inode's core is
+ * copied into its cluster buffer, its dirty fields are cleared (it looks
+ * clean) and it is XFS_IFLUSHING until the buffer's write completes
+ * (xfs_buf_inode_iodone()), which the device delays by 2 s. Reclaim
+ * during that write must not free it (the write's completion still uses
+ * the inode and its log item); after it, reclaim frees it, and a lookup
+ * reads back from disk what the flush wrote.
+ */
+static void test_reclaim_leaves_inode_being_flushed(void)
+{
+	struct kshim_xfs *x = mount_new();
+	struct xfs_mount *mp = kshim_xfs_mp(x);
+	struct kshim_bdev *kb = kshim_bdev_of_bdev(mp->m_ddev_targp->bt_bdev);
+	struct xfs_imap imap;
+	xfs_ino_t ino = reclaimable_file(mp, "a", &imap);
+	struct kshim_fault slow_write = {
+		.ops		= KSHIM_FAULT_WRITE,
+		.start		= imap.im_blkno,
+		.nr_sectors	= imap.im_len,
+		.status		= BLK_STS_OK,
+		.delay_ns	= 2 * NSEC_PER_SEC,
+		.times		= 1,
+	};
+	int fault = kshim_bdev_add_fault(kb, &slow_write);
+	u64 reclaims, missed;
+	struct xfs_inode *ip;
+	struct cached c;
+
+	KSHIM_ASSERT_FATAL(fault >= 0);
+	KSHIM_ASSERT_EQ(xfs_log_force(mp, XFS_LOG_SYNC), 0);
+	xfs_ail_push_all(mp->m_ail);
+	/* The cluster buffer's write is submitted (and delayed): the
+	 * inode is flushed, clean, and XFS_IFLUSHING until it completes. */
+	KSHIM_ASSERT_FATAL(POLL_UNTIL_TIMEOUT(
+		kshim_bdev_fault_hits(kb, fault) == 1, HZ));
+	KSHIM_ASSERT_FATAL(lookup_cached(mp, ino, &c));
+	KSHIM_ASSERT(c.flags & XFS_IFLUSHING);
+	KSHIM_ASSERT_EQ(c.dirty, 0);
+
+	reclaims = IG_STAT(mp, xs_ig_reclaims);
+	xfs_reclaim_inodes_nr(mp, 128);
+	shrink_sb(mp->m_super, 128);
+	KSHIM_ASSERT(lookup_cached(mp, ino, &c));
+	KSHIM_ASSERT_EQ(IG_STAT(mp, xs_ig_reclaims), reclaims);
+	/* Still in flight: reclaim ran while the flush held the inode. */
+	KSHIM_ASSERT(being_flushed(mp, ino));
+
+	KSHIM_ASSERT(POLL_UNTIL_TIMEOUT(!being_flushed(mp, ino), 10 * HZ));
+	xfs_reclaim_inodes(mp);
+	KSHIM_ASSERT(!lookup_cached(mp, ino, &c));
+	KSHIM_ASSERT_EQ(IG_STAT(mp, xs_ig_reclaims), reclaims + 1);
+	missed = IG_STAT(mp, xs_ig_missed);
+	KSHIM_ASSERT_EQ_FATAL(xfs_iget(mp, NULL, ino, 0, 0, &ip), 0);
+	KSHIM_ASSERT_EQ(IG_STAT(mp, xs_ig_missed), missed + 1);
+	KSHIM_ASSERT_EQ(VFS_I(ip)->i_mode, S_IFREG | 0644);
+	xfs_irele(ip);
+	kshim_xfs_unmount(x);
+	kshim_host_image_remove(img);
+}
+
+/* A lookup that found an inode and is still inside its RCU read-side
+ * section (as xfs_iget_cache_hit() is before it takes i_flags_lock). */
+struct rcu_reader {
+	struct xfs_mount *mp;
+	xfs_ino_t ino;
+	int found, release;		/* release-acquire flags */
+	bool cached;			/* the lookup found the inode */
+	xfs_ino_t ino_after;		/* what it saw after the reclaim */
+	unsigned long flags_after;
+};
+
+static void rcu_reader_fn(void *arg)
+{
+	struct rcu_reader *r = arg;
+	struct xfs_perag *pag = xfs_perag_get(r->mp,
+					      XFS_INO_TO_AGNO(r->mp, r->ino));
+	struct xfs_inode *ip;
+
+	rcu_read_lock();
+	ip = radix_tree_lookup(&pag->pag_ici_root,
+			       XFS_INO_TO_AGINO(r->mp, r->ino));
+	if (ip) {
+		spin_lock(&ip->i_flags_lock);
+		r->cached = ip->i_ino == r->ino;
+		spin_unlock(&ip->i_flags_lock);
+	}
+	smp_store_release(&r->found, 1);
+	while (!smp_load_acquire(&r->release))
+		cpu_relax();
+	/* No i_flags_lock: if the inode had been freed under the reader,
+	 * its lock would be garbage to spin on; ASan reports the read. */
+	if (r->cached) {
+		r->ino_after = READ_ONCE(ip->i_ino);
+		r->flags_after = READ_ONCE(ip->i_flags);
+	}
+	rcu_read_unlock();
+	xfs_perag_put(pag);
+}
+
+/*
+ * A reclaimed inode is freed only after an RCU grace period
+ * (__xfs_inode_free() frees it with call_rcu()): a lookup that found it
+ * under rcu_read_lock() before reclaim can still read it, marked as
+ * reclaimed (inode number 0, XFS_IRECLAIM: what xfs_iget_cache_hit()
+ * checks to skip it), for as long as it stays in its read-side section;
+ * once it leaves, the inode is freed.
+ */
+static void test_reclaimed_inode_is_freed_after_rcu_grace_period(void)
+{
+	struct kshim_xfs *x = mount_new();
+	struct xfs_mount *mp = kshim_xfs_mp(x);
+	struct xfs_imap imap;
+	struct rcu_reader r = { .mp = mp };
+	struct task_struct *reader;
+	struct cached c;
+	long live;
+
+	/* Reclaimable and clean: checkpointed and written back. */
+	r.ino = reclaimable_file(mp, "a", &imap);
+	KSHIM_ASSERT_EQ(xfs_log_force(mp, XFS_LOG_SYNC), 0);
+	xfs_ail_push_all_sync(mp->m_ail);
+
+	reader = kshim_task_run(rcu_reader_fn, &r, "rcu_reader", -1);
+	KSHIM_ASSERT_FATAL(POLL_UNTIL_TIMEOUT(smp_load_acquire(&r.found),
+					      HZ));
+	KSHIM_ASSERT(r.cached);
+	live = kshim_kmem_cache_live(xfs_inode_cache);
+	xfs_reclaim_inodes(mp);
+	KSHIM_ASSERT(!lookup_cached(mp, r.ino, &c));
+	/* Time for the RCU callbacks' grace period to pass, if it would. */
+	schedule_timeout_uninterruptible(HZ / 10);
+	KSHIM_ASSERT_EQ(kshim_kmem_cache_live(xfs_inode_cache), live);
+
+	smp_store_release(&r.release, 1);
+	kshim_task_join(reader);
+	KSHIM_ASSERT_EQ(r.ino_after, 0);
+	KSHIM_ASSERT_EQ(r.flags_after, XFS_IRECLAIM);
+	rcu_barrier();
+	KSHIM_ASSERT_EQ(kshim_kmem_cache_live(xfs_inode_cache), live - 1);
+	kshim_xfs_unmount(x);
+	kshim_host_image_remove(img);
+}
+
 #define NR_FILES	16
 #define NR_WORKERS	4
 #define NR_LOOKUPS	150
@@ -257,7 +540,10 @@ static int dirty_inode(struct xfs_mount *mp, struct xfs_inode *ip)
 static void lookup_worker(void *arg)
 {
 	struct race *r = arg;
-	u64 rng = kshim_seed() ^ (u64)(unsigned long)current;
+	/* From the task's pid, not its address: the address differs from
+	 * run to run (ASLR), and with it the inodes looked up and dirtied,
+	 * so a deterministic seed would not replay. */
+	u64 rng = kshim_seed() ^ ((u64)current->pid * 0x9e3779b97f4a7c15ULL);
 	int i;
 
 	u64 deadline = kshim_clock_ns() + 20 * NSEC_PER_SEC;
@@ -411,6 +697,10 @@ static const struct kshim_test tests[] = {
 	KSHIM_TEST(test_root_inode_is_in_the_cache_after_mount),
 	KSHIM_TEST(test_released_inode_is_recycled_then_reclaimed_when_clean),
 	KSHIM_TEST(test_shrinker_counts_unused_and_reclaimable_inodes),
+	KSHIM_TEST(test_reclaim_leaves_pinned_inode),
+	KSHIM_TEST(test_reclaim_leaves_dirty_inode_in_the_ail),
+	KSHIM_TEST(test_reclaim_leaves_inode_being_flushed),
+	KSHIM_TEST(test_reclaimed_inode_is_freed_after_rcu_grace_period),
 	KSHIM_TEST(test_lookups_race_reclaim_and_get_valid_inodes),
 	KSHIM_TEST(test_reclaim_after_shutdown_completes),
 	{ }

@@ -57,6 +57,13 @@ const char *kshim_printk_buffer(void);
 /* Allocation accounting (kmalloc, kmem_cache, vmalloc, pages, percpu). */
 long kshim_alloc_outstanding(void);
 unsigned long kshim_alloc_count(void);
+/*
+ * Objects of cache S allocated and not yet given back: a kmem_cache_free()
+ * has not run for them (e.g. an RCU callback that frees one is still
+ * waiting for its grace period).
+ */
+struct kmem_cache;
+long kshim_kmem_cache_live(struct kmem_cache *s);
 /* Fail every nth allocation (0: off) / with probability ppm from the seed. */
 void kshim_alloc_fail_every(unsigned long nth);
 void kshim_alloc_fail_ppm(unsigned long ppm);
