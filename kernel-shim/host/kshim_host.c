@@ -242,32 +242,39 @@ static const char *exe_path(void)
 }
 
 /*
- * Print a call chain as function and file:line, with addr2line (binutils,
- * installed with gcc) for frames in the executable; raw addresses for the
- * rest, or if addr2line is missing.
+ * addr2line (binutils, installed with gcc) with OPTS on the frames of BUF
+ * that are in the executable, reading its output; NULL if it cannot run.
+ * Return addresses point after the call: each steps back one.
  */
-void kshim_host_print_backtrace(void *const *buf, int n)
+static FILE *addr2line(const char *opts, void *const *buf, int n)
 {
-	char cmd[4096], line[1024];
+	char cmd[4096];
 	size_t len;
-	FILE *p;
 	int i;
 
-	len = snprintf(cmd, sizeof(cmd),
-		       "addr2line -f -i -p -C -e '%s'", exe_path());
-	for (i = 0; i < n; i++) {
+	len = snprintf(cmd, sizeof(cmd), "addr2line %s -e '%s'", opts,
+		       exe_path());
+	for (i = 0; i < n && len < sizeof(cmd) - 32; i++) {
 		Dl_info info;
 
 		if (!dladdr(buf[i], &info) || !info.dli_fbase)
 			continue;
-		/* Return addresses point after the call: step back one. */
 		len += snprintf(cmd + len, sizeof(cmd) - len, " %#lx",
 				(unsigned long)((char *)buf[i] - 1 -
 						(char *)info.dli_fbase));
-		if (len >= sizeof(cmd) - 32)
-			break;
 	}
-	p = popen(cmd, "r");
+	return popen(cmd, "r");
+}
+
+/*
+ * Print a call chain as function and file:line for frames in the
+ * executable; raw addresses for the rest, or if addr2line is missing.
+ */
+void kshim_host_print_backtrace(void *const *buf, int n)
+{
+	char line[1024];
+	FILE *p = addr2line("-f -i -p -C", buf, n);
+
 	if (!p) {
 		backtrace_symbols_fd(buf, n, STDERR_FILENO);
 		return;
@@ -284,24 +291,11 @@ void kshim_host_print_backtrace(void *const *buf, int n)
 char *kshim_host_symbolize(void *const *buf, int n, const char *skip,
 			   char *out, unsigned long size)
 {
-	char cmd[4096], line[1024];
-	size_t len, used = 0;
-	FILE *p;
-	int i;
+	char line[1024];
+	size_t used = 0;
+	FILE *p = addr2line("-f -i -p", buf, n);
 
 	out[0] = 0;
-	len = snprintf(cmd, sizeof(cmd),
-		       "addr2line -f -i -p -e '%s'", exe_path());
-	for (i = 0; i < n && len < sizeof(cmd) - 32; i++) {
-		Dl_info info;
-
-		if (!dladdr(buf[i], &info) || !info.dli_fbase)
-			continue;
-		len += snprintf(cmd + len, sizeof(cmd) - len, " %#lx",
-				(unsigned long)((char *)buf[i] - 1 -
-						(char *)info.dli_fbase));
-	}
-	p = popen(cmd, "r");
 	if (!p)
 		return out;
 	/* "func at file:line" or " (inlined by) func at file:line" */
