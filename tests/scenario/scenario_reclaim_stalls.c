@@ -83,6 +83,7 @@
 #include <kshim/vmscan.h>
 #include <kshim/xfs.h>
 #include "scenario_out.h"
+#include "xfs_inode_ops.h"
 
 #define IMG_SIZE		(320ULL << 20)
 #define CREATORS		4
@@ -144,54 +145,6 @@ static struct {
 
 /* ==== The workload ======================================================== */
 
-#define IG_STAT(mp, field)						\
-({									\
-	u64 __sum = 0;							\
-	int __cpu;							\
-	for_each_possible_cpu(__cpu)					\
-		__sum += per_cpu_ptr((mp)->m_stats.xs_stats,		\
-				     __cpu)->s.field;			\
-	__sum;								\
-})
-
-/* What xfs_generic_create() does around xfs_create(), without a dentry. */
-static int create_file(const char *name, struct xfs_inode **ipp)
-{
-	struct xfs_icreate_args args = {
-		.idmap	= &nop_mnt_idmap,
-		.pip	= s.mp->m_rootip,
-		.mode	= S_IFREG | 0644,
-	};
-	struct xfs_name xname = {
-		.name	= (const unsigned char *)name,
-		.len	= strlen(name),
-		.type	= XFS_DIR3_FT_REG_FILE,
-	};
-	int error = xfs_create(&args, &xname, ipp);
-
-	if (error)
-		return error;
-	xfs_setup_iops(*ipp);
-	xfs_finish_inode_setup(*ipp);
-	return 0;
-}
-
-/* A timestamp change, logged: the inode is dirty and pinned again. */
-static int touch_inode(struct xfs_inode *ip)
-{
-	struct xfs_trans *tp;
-	int error;
-
-	error = xfs_trans_alloc(s.mp, &M_RES(s.mp)->tr_ichange, 0, 0, 0, &tp);
-	if (error)
-		return error;
-	xfs_ilock(ip, XFS_ILOCK_EXCL);
-	xfs_trans_ijoin(tp, ip, XFS_ILOCK_EXCL);
-	xfs_trans_ichgtime(tp, ip, XFS_ICHGTIME_MOD | XFS_ICHGTIME_CHG);
-	xfs_trans_log_inode(tp, ip, XFS_ILOG_CORE);
-	return xfs_trans_commit(tp);
-}
-
 static void creator(void *arg)
 {
 	long id = (long)arg;
@@ -202,11 +155,11 @@ static void creator(void *arg)
 		struct xfs_inode *ip;
 
 		snprintf(name, sizeof(name), "c%ld-%d", id, i);
-		if (create_file(name, &ip)) {
+		if (xfs_test_create(s.mp, name, &ip)) {
 			atomic64_inc(&s.create_errors);
 			continue;
 		}
-		if (touch_inode(ip))
+		if (xfs_test_touch(s.mp, ip))
 			atomic64_inc(&s.create_errors);
 		xfs_irele(ip);
 		atomic64_inc(&s.files);
@@ -482,7 +435,7 @@ static void test_reclaim_stalls(void)
 	s.sb_shrinker = s.mp->m_super->s_shrink;
 	s.lat = vmalloc(MAX_SAMPLES * sizeof(u64));
 	KSHIM_ASSERT_FATAL(s.lat != NULL);
-	reclaims0 = IG_STAT(s.mp, xs_ig_reclaims);
+	reclaims0 = XFS_STAT_SUM(s.mp, xs_ig_reclaims);
 
 	vm = (struct kshim_vmscan_config){
 		.limit = kshim_mem_used_bytes() + BUDGET,
@@ -510,7 +463,7 @@ static void test_reclaim_stalls(void)
 	kshim_trace.mm_shrink_slab_end = NULL;
 
 	kshim_vmscan_get_stats(&s.vm);
-	s.reclaims = IG_STAT(s.mp, xs_ig_reclaims) - reclaims0;
+	s.reclaims = XFS_STAT_SUM(s.mp, xs_ig_reclaims) - reclaims0;
 	for (i = 0; i < NR_LOCKS; i++) {
 		struct kshim_lock_class *c = kshim_lock_stat_find(lock_classes[i]);
 

@@ -38,6 +38,7 @@
 #include <kshim/sched.h>
 #include <kshim/host_disk.h>
 #include <kshim/xfs.h>
+#include "xfs_inode_ops.h"
 
 #define IMG_SIZE	(320ULL << 20)
 
@@ -55,35 +56,14 @@ static struct kshim_xfs *mount_new(void)
 	return x;
 }
 
-/* One of the mount's xfs_iget() statistics, summed over the CPUs. */
-#define IG_STAT(mp, field)						\
-({									\
-	u64 __sum = 0;							\
-	int __cpu;							\
-	for_each_possible_cpu(__cpu)					\
-		__sum += per_cpu_ptr((mp)->m_stats.xs_stats,		\
-				     __cpu)->s.field;			\
-	__sum;								\
-})
+#define IG_STAT(mp, field)	XFS_STAT_SUM(mp, field)
 
-/* What xfs_generic_create() does around xfs_create(), without a dentry. */
+/* A new file in the root directory; the test stops if it cannot be made. */
 static struct xfs_inode *create_file(struct xfs_mount *mp, const char *name)
 {
-	struct xfs_icreate_args args = {
-		.idmap	= &nop_mnt_idmap,
-		.pip	= mp->m_rootip,
-		.mode	= S_IFREG | 0644,
-	};
-	struct xfs_name xname = {
-		.name	= (const unsigned char *)name,
-		.len	= strlen(name),
-		.type	= XFS_DIR3_FT_REG_FILE,
-	};
 	struct xfs_inode *ip = NULL;
 
-	KSHIM_ASSERT_EQ_FATAL(xfs_create(&args, &xname, &ip), 0);
-	xfs_setup_iops(ip);
-	xfs_finish_inode_setup(ip);
+	KSHIM_ASSERT_EQ_FATAL(xfs_test_create(mp, name, &ip), 0);
 	return ip;
 }
 
@@ -520,23 +500,6 @@ struct race {
 	atomic_t lookups, wrong, errors;
 };
 
-/* Log the inode's core in a transaction: dirty and pinned until its
- * checkpoint is written, then in the AIL until written back. */
-static int dirty_inode(struct xfs_mount *mp, struct xfs_inode *ip)
-{
-	struct xfs_trans *tp;
-	int error;
-
-	error = xfs_trans_alloc(mp, &M_RES(mp)->tr_ichange, 0, 0, 0, &tp);
-	if (error)
-		return error;
-	xfs_ilock(ip, XFS_ILOCK_EXCL);
-	xfs_trans_ijoin(tp, ip, XFS_ILOCK_EXCL);
-	xfs_trans_ichgtime(tp, ip, XFS_ICHGTIME_CHG);
-	xfs_trans_log_inode(tp, ip, XFS_ILOG_CORE);
-	return xfs_trans_commit(tp);
-}
-
 static void lookup_worker(void *arg)
 {
 	struct race *r = arg;
@@ -567,7 +530,7 @@ static void lookup_worker(void *arg)
 		atomic_inc(&r->lookups);
 		if (ip->i_ino != ino || !S_ISREG(VFS_I(ip)->i_mode))
 			atomic_inc(&r->wrong);
-		if (!(kshim_random(&rng) % 4) && dirty_inode(r->mp, ip))
+		if (!(kshim_random(&rng) % 4) && xfs_test_touch(r->mp, ip))
 			atomic_inc(&r->errors);
 		xfs_irele(ip);
 		cond_resched();
@@ -678,7 +641,7 @@ static void test_reclaim_after_shutdown_completes(void)
 	while (atomic_read(&r.lookups) < NR_LOOKUPS)
 		schedule_timeout_uninterruptible(1);
 	KSHIM_ASSERT_EQ_FATAL(xfs_iget(r.mp, NULL, r.ino[0], 0, 0, &held), 0);
-	KSHIM_ASSERT_EQ(dirty_inode(r.mp, held), 0);
+	KSHIM_ASSERT_EQ(xfs_test_touch(r.mp, held), 0);
 	xfs_force_shutdown(r.mp, SHUTDOWN_META_IO_ERROR);
 	race_join(tasks);
 

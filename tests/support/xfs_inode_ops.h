@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What the inode-cache test and the seed-000 scenario do to XFS inodes
+ * on a mount (xfs_inode_ops.c): make a file as the VFS would, log a
+ * change to it, and read the mount's statistics.
+ */
+#ifndef _XFS_INODE_OPS_H
+#define _XFS_INODE_OPS_H
+
+struct xfs_mount;
+struct xfs_inode;
+
+/* One of the mount's XFS statistics (xfs_stats.h), summed over the CPUs. */
+#define XFS_STAT_SUM(mp, field)						\
+({									\
+	u64 __sum = 0;							\
+	int __cpu;							\
+	for_each_possible_cpu(__cpu)					\
+		__sum += per_cpu_ptr((mp)->m_stats.xs_stats,		\
+				     __cpu)->s.field;			\
+	__sum;								\
+})
+
+/*
+ * What xfs_generic_create() does around xfs_create(), without a dentry:
+ * a regular file NAME in the root directory, set up and unlocked, with a
+ * reference in *ipp. 0 or the kernel's negative errno.
+ */
+int xfs_test_create(struct xfs_mount *mp, const char *name,
+		    struct xfs_inode **ipp);
+
+/*
+ * Log a change of the inode's core (its ctime) in a transaction: dirty
+ * and pinned until its checkpoint is written, then in the AIL until
+ * written back. 0 or the kernel's negative errno.
+ */
+int xfs_test_touch(struct xfs_mount *mp, struct xfs_inode *ip);
+
+#endif
