@@ -9,32 +9,19 @@ tasks, one line per regime (CIL push on time / held back) and per file
   scripts/kshim_plot_log.py -o log.png build/tests/log_concurrency.json
   scripts/kshim_plot_log.py -o cmp.png base.json:base patched.json:patched
 """
-import argparse
-import json
 import os
-import shutil
-import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import kshim_plot_common as common  # noqa: E402
+
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__,
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument('-o', '--output', required=True, help='the PNG to write')
-    ap.add_argument('runs', nargs='+', help='JSON[:label]')
-    a = ap.parse_args()
-    if not shutil.which('gnuplot'):
-        sys.exit('kshim: gnuplot is not installed (apt-get install gnuplot-nox)')
+    a = common.parse_args(__doc__)
     rate, wait = [], []
     with tempfile.TemporaryDirectory() as tmp:
-        for i, run in enumerate(a.runs):
-            path, _, label = run.partition(':')
-            try:
-                with open(path) as f:
-                    d = json.load(f)
-            except (OSError, ValueError) as e:
-                sys.exit(f'kshim: cannot read {path}: {e}')
+        for i, (label, d) in enumerate(common.load_runs(a.runs)):
             label = label or d.get('backend', '')
             for push in ('on', 'late'):
                 rows = sorted((r for r in d['runs'] if r['push'] == push),
@@ -62,11 +49,7 @@ def main():
             "set ylabel 'mean wait for log space per commit (us)'\n"
             'plot ' + ', '.join(wait) + '\n'
             'unset multiplot\n')
-        r = subprocess.run(['gnuplot'], input=script, text=True,
-                           capture_output=True)
-        if r.returncode != 0:
-            sys.exit(f'kshim: gnuplot failed: {r.stderr.strip()}')
-    print(f'kshim: wrote {a.output}')
+        common.gnuplot(script, a.output)
 
 
 if __name__ == '__main__':

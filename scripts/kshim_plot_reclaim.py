@@ -8,13 +8,12 @@ overlaid; into a PNG with gnuplot (Debian: gnuplot-nox).
   scripts/kshim_plot_reclaim.py -o reclaim.png build/tests/reclaim_stalls.json
   scripts/kshim_plot_reclaim.py -o cmp.png base.json:base patched.json:patched
 """
-import argparse
-import json
 import os
-import shutil
-import subprocess
 import sys
 import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import kshim_plot_common as common  # noqa: E402
 
 
 def bucket_label(i):
@@ -29,23 +28,10 @@ def bucket_label(i):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__,
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument('-o', '--output', required=True, help='the PNG to write')
-    ap.add_argument('runs', nargs='+', help='JSON[:label]')
-    a = ap.parse_args()
-    if not shutil.which('gnuplot'):
-        sys.exit('kshim: gnuplot is not installed (apt-get install gnuplot-nox)')
+    a = common.parse_args(__doc__)
     plots = []
     with tempfile.TemporaryDirectory() as tmp:
-        for i, run in enumerate(a.runs):
-            path, _, label = run.partition(':')
-            try:
-                with open(path) as f:
-                    d = json.load(f)
-                hist = d['latency_histogram_log2_ns']
-            except (OSError, ValueError, KeyError) as e:
-                sys.exit(f'kshim: cannot read {path}: {e}')
+        for i, (label, d) in enumerate(common.load_runs(a.runs)):
             label = label or d.get('backend', '')
             title = (f"{label}: {d['allocations_delayed']} of "
                      f"{d['allocations']} delayed, max "
@@ -53,7 +39,7 @@ def main():
                      f"{d['reclaim_sleeps']} sleeps in reclaim").strip(': ')
             dat = os.path.join(tmp, f'{i}.dat')
             with open(dat, 'w') as f:
-                for b, n in enumerate(hist):
+                for b, n in enumerate(d['latency_histogram_log2_ns']):
                     f.write(f'{b} {n} "{bucket_label(b)}"\n')
             plots.append(f"'{dat}' using 1:2:xtic(3) with linespoints lw 2 "
                          f"title '{title}'")
@@ -66,11 +52,7 @@ def main():
             "set xlabel 'allocation latency (bucket: at least)'\n"
             "set ylabel 'allocations'\nset logscale y 10\nset yrange [0.8:*]\n"
             'plot ' + ', '.join(plots) + '\n')
-        r = subprocess.run(['gnuplot'], input=script, text=True,
-                           capture_output=True)
-        if r.returncode != 0:
-            sys.exit(f'kshim: gnuplot failed: {r.stderr.strip()}')
-    print(f'kshim: wrote {a.output}')
+        common.gnuplot(script, a.output)
 
 
 if __name__ == '__main__':

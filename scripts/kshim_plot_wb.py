@@ -6,32 +6,19 @@ overlaid) into a PNG, with gnuplot (Debian: gnuplot-nox).
   scripts/kshim_plot_wb.py -o wb.png build/tests/wb_starvation_kupdate.json
   scripts/kshim_plot_wb.py -o cmp.png base.json:base patched.json:patched
 """
-import argparse
-import json
 import os
-import shutil
-import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import kshim_plot_common as common  # noqa: E402
+
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__,
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument('-o', '--output', required=True, help='the PNG to write')
-    ap.add_argument('runs', nargs='+', help='JSON[:label]')
-    a = ap.parse_args()
-    if not shutil.which('gnuplot'):
-        sys.exit('kshim: gnuplot is not installed (apt-get install gnuplot-nox)')
+    a = common.parse_args(__doc__)
     plots = []
     with tempfile.TemporaryDirectory() as tmp:
-        for i, run in enumerate(a.runs):
-            path, _, label = run.partition(':')
-            try:
-                with open(path) as f:
-                    d = json.load(f)
-            except (OSError, ValueError) as e:
-                sys.exit(f'kshim: cannot read {path}: {e}')
+        for i, (label, d) in enumerate(common.load_runs(a.runs)):
             label = label or f'{d["regime"]} ({d["verdict"]})'
             dat = os.path.join(tmp, f'{i}.dat')
             with open(dat, 'w') as f:
@@ -46,11 +33,7 @@ def main():
             "set ylabel 'dirty MiB of the large file'\n"
             'set grid\n'
             'plot ' + ', '.join(plots) + '\n')
-        r = subprocess.run(['gnuplot'], input=script, text=True,
-                           capture_output=True)
-        if r.returncode != 0:
-            sys.exit(f'kshim: gnuplot failed: {r.stderr.strip()}')
-    print(f'kshim: wrote {a.output}')
+        common.gnuplot(script, a.output)
 
 
 if __name__ == '__main__':
