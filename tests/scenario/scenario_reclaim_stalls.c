@@ -109,8 +109,8 @@ static const char *const lock_classes[] = {
 	"&ip->i_flags_lock",
 	"&ip->i_lock",			/* the ILOCK */
 	"&ailp->ail_lock",
-	"&sb->s_umount",
-	"&nlru->lock",			/* the VFS inode LRU (list_lru) */
+	"&s->s_umount",
+	"&lru->node[i].lock",		/* the VFS inode LRU (list_lru) */
 };
 #define NR_LOCKS ARRAY_SIZE(lock_classes)
 
