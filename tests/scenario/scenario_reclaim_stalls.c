@@ -63,13 +63,7 @@
 #include "xfs_mount.h"
 #include "xfs_inode.h"
 #include "xfs_icache.h"
-#include "xfs_iops.h"
-#include "xfs_trans.h"
-#include "xfs_da_format.h"
-#include "xfs_dir2.h"
 #include "xfs_stats.h"
-#include "xfs_inode_util.h"
-#include <linux/mnt_idmapping.h>
 #include <linux/shrinker.h>
 #include <linux/sort.h>
 #include <linux/vmalloc.h>
