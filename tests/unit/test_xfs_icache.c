@@ -67,6 +67,19 @@ static struct xfs_inode *create_file(struct xfs_mount *mp, const char *name)
 	return ip;
 }
 
+/* The inode is no longer cached: xfs_iget() misses and reads from disk
+ * the regular file create_file() made. */
+static void expect_read_from_disk(struct xfs_mount *mp, xfs_ino_t ino)
+{
+	u64 missed = IG_STAT(mp, xs_ig_missed);
+	struct xfs_inode *ip;
+
+	KSHIM_ASSERT_EQ_FATAL(xfs_iget(mp, NULL, ino, 0, 0, &ip), 0);
+	KSHIM_ASSERT_EQ(IG_STAT(mp, xs_ig_missed), missed + 1);
+	KSHIM_ASSERT_EQ(VFS_I(ip)->i_mode, S_IFREG | 0644);
+	xfs_irele(ip);
+}
+
 static void test_root_inode_is_in_the_cache_after_mount(void)
 {
 	struct kshim_xfs *x = mount_new();
@@ -110,7 +123,7 @@ static void test_released_inode_is_recycled_then_reclaimed_when_clean(void)
 	struct super_block *sb = mp->m_super;
 	struct xfs_inode *ip = create_file(mp, "a"), *ip2;
 	xfs_ino_t ino = ip->i_ino;
-	u64 found, missed;
+	u64 found;
 
 	/* Released: unused, kept on the VFS inode LRU, not yet XFS's to
 	 * reclaim; found again, it is the same inode. */
@@ -151,11 +164,7 @@ static void test_released_inode_is_recycled_then_reclaimed_when_clean(void)
 	KSHIM_ASSERT_EQ(xfs_log_force(mp, XFS_LOG_SYNC), 0);
 	xfs_reclaim_inodes(mp);
 	KSHIM_ASSERT_EQ(xfs_reclaim_inodes_count(mp), 0);
-	missed = IG_STAT(mp, xs_ig_missed);
-	KSHIM_ASSERT_EQ(xfs_iget(mp, NULL, ino, 0, 0, &ip), 0);
-	KSHIM_ASSERT_EQ(IG_STAT(mp, xs_ig_missed), missed + 1);
-	KSHIM_ASSERT_EQ(VFS_I(ip)->i_mode, S_IFREG | 0644);
-	xfs_irele(ip);
+	expect_read_from_disk(mp, ino);
 	kshim_xfs_unmount(x);
 	kshim_host_image_remove(img);
 }
@@ -369,8 +378,7 @@ static void test_reclaim_leaves_inode_being_flushed(void)
 		.times		= 1,
 	};
 	int fault = kshim_bdev_add_fault(kb, &slow_write);
-	u64 reclaims, missed;
-	struct xfs_inode *ip;
+	u64 reclaims;
 	struct cached c;
 
 	KSHIM_ASSERT_FATAL(fault >= 0);
@@ -396,11 +404,7 @@ static void test_reclaim_leaves_inode_being_flushed(void)
 	xfs_reclaim_inodes(mp);
 	KSHIM_ASSERT(!lookup_cached(mp, ino, &c));
 	KSHIM_ASSERT_EQ(IG_STAT(mp, xs_ig_reclaims), reclaims + 1);
-	missed = IG_STAT(mp, xs_ig_missed);
-	KSHIM_ASSERT_EQ_FATAL(xfs_iget(mp, NULL, ino, 0, 0, &ip), 0);
-	KSHIM_ASSERT_EQ(IG_STAT(mp, xs_ig_missed), missed + 1);
-	KSHIM_ASSERT_EQ(VFS_I(ip)->i_mode, S_IFREG | 0644);
-	xfs_irele(ip);
+	expect_read_from_disk(mp, ino);
 	kshim_xfs_unmount(x);
 	kshim_host_image_remove(img);
 }
