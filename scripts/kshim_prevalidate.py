@@ -26,17 +26,20 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import kshim_pv_compare as cmp  # noqa: E402
 import kshim_pv_report as report  # noqa: E402
+import kshim_used_files as kuf  # noqa: E402
 from kshim_tree import patch_targets  # noqa: E402
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CC_ERROR = re.compile(r'^(\S+?):(\d+):(?:\d+:)? (?:fatal )?error: (.*)$')
 KERNEL_PATH = re.compile(r'(?:^|/)(?:linux-patched|kernel-overlay|linux)/(.+)$')
-KERNEL_DEP = re.compile(r'/(?:linux-patched|kernel-overlay)/(\S+)\s*$')
 NINJA_STEP = re.compile(r'^\[(\d+)/(\d+)\] ')
 MESON_STEP = re.compile(r'^\s*(\d+)/(\d+) (\S+ / )?(\S+)\s+(\S+)')
 LOGBASE = 'prevalidate'
 # Bump when what is stored in base-results.json changes shape.
-CACHE_VERSION = 2
+CACHE_VERSION = 3
+# meson.options' kernel_tarball default: passed explicitly, so a work dir
+# configured once with --kernel-tarball goes back to it when it is not given.
+DEFAULT_TARBALL = '/usr/src/linux-source-6.12.tar.xz'
 
 
 class CannotRun(Exception):
@@ -103,15 +106,17 @@ def build_options(bd):
 		return {}
 
 
-def configure(side, bd, kernel_src, patches, progress):
+def configure(side, bd, a, patches, progress):
 	"""meson setup BD; a reconfigure when an option differs (always on
 	the patched side: the patches' text may have changed, not their
 	names)."""
-	opts = ['-Dkernel_src=' + (kernel_src or ''),
-		'-Dkernel_patches=' + ','.join(patches)]
+	want = dict(kernel_src=a.kernel_src or '',
+		    kernel_tarball=a.kernel_tarball or DEFAULT_TARBALL)
+	opts = ['-D%s=%s' % kv for kv in sorted(want.items())] + \
+		['-Dkernel_patches=' + ','.join(patches)]
 	if is_configured(bd):
 		cur = build_options(bd)
-		same = cur.get('kernel_src', '') == (kernel_src or '') and \
+		same = all(cur.get(k, '') == v for k, v in want.items()) and \
 			list(cur.get('kernel_patches') or []) == patches
 		if same and not patches:
 			return
@@ -181,8 +186,8 @@ def build_stamp(bd, a):
 	a test runs (size and time), so unchanged binaries mean unchanged
 	results for the deterministic tests."""
 	h = hashlib.sha256()
-	h.update(json.dumps([CACHE_VERSION, a.seeds,
-			     a.kernel_src]).encode())
+	h.update(json.dumps([CACHE_VERSION, a.seeds, a.kernel_src,
+			     a.kernel_tarball]).encode())
 	for t in sorted(intro_tests(bd), key=lambda t: t['name']):
 		h.update(json.dumps([t['name'], t['cmd'],
 				     sorted(t.get('env', {}).items())]).encode())
@@ -376,35 +381,10 @@ def confirm(bd, cls, env, progress):
 			'passed on a re-run: intermittent'
 
 
-def manifest(bd):
-	try:
-		with open(os.path.join(bd, 'manifest.json')) as f:
-			return json.load(f)
-	except (OSError, ValueError):
-		return {}
-
-
 def compiled(bd, files):
-	"""{file: True if kshim compiles it}: a .c file from the manifest, a
-	header from the dependencies the compiler recorded (ninja -t deps),
-	seen through the patched tree or the overlay, not a same-named shim
-	header."""
-	man = set(manifest(bd).get('files', {}))
-	out = {f: f in man for f in files}
-	rest = [f for f in files if not f.endswith('.c')]
-	if rest:
-		r = subprocess.run(['ninja', '-C', bd, '-t', 'deps'],
-				   stdout=subprocess.PIPE,
-				   stderr=subprocess.DEVNULL, text=True,
-				   errors='replace')
-		seen = set()
-		for line in r.stdout.splitlines():
-			m = KERNEL_DEP.search(line)
-			if m:
-				seen.add(m.group(1))
-		for f in rest:
-			out[f] = f in seen
-	return out
+	"""{file: True if kshim compiles it or one of its headers}."""
+	used = kuf.used_files(bd)
+	return {f: f in used for f in files}
 
 
 def check_inputs(a):
@@ -417,11 +397,19 @@ def check_inputs(a):
 			raise CannotRun('%s is not a patch: no "--- a/FILE" / '
 					'"+++ b/FILE" lines' % p)
 		patches.append(ap)
+	if a.kernel_src and a.kernel_tarball:
+		raise CannotRun('--kernel-src and --kernel-tarball are '
+				'alternatives: give one')
 	if a.kernel_src:
 		a.kernel_src = os.path.abspath(a.kernel_src)
 		if not os.path.isdir(a.kernel_src):
 			raise CannotRun('--kernel-src %s is not a directory'
 					% a.kernel_src)
+	if a.kernel_tarball:
+		a.kernel_tarball = os.path.abspath(a.kernel_tarball)
+		if not os.path.isfile(a.kernel_tarball):
+			raise CannotRun('--kernel-tarball %s is not a file'
+					% a.kernel_tarball)
 	if a.seeds < 1 or a.repeat < 1:
 		raise CannotRun('--seeds and --repeat must be at least 1')
 	return patches
@@ -445,6 +433,10 @@ def parser():
 	p.add_argument('--kernel-src', metavar='PATH',
 		       help='your 6.12 tree (read only); default: Debian\'s '
 		       'linux-source-6.12')
+	p.add_argument('--kernel-tarball', metavar='TAR',
+		       help='a 6.12 source tarball instead, e.g. an older '
+		       'Debian point release\'s linux-source-6.12.tar.xz '
+		       '(default %s)' % DEFAULT_TARBALL)
 	p.add_argument('--seeds', type=int, default=4, metavar='N',
 		       help='seeds each deterministic test sweeps on both '
 		       'sides (default %(default)s)')
@@ -472,8 +464,8 @@ def run(a, progress):
 	os.makedirs(a.workdir, exist_ok=True)
 	phases = {}
 	t = time.monotonic()
-	configure('patched', bds['patched'], a.kernel_src, patches, progress)
-	configure('base', bds['base'], a.kernel_src, [], progress)
+	configure('patched', bds['patched'], a, patches, progress)
+	configure('base', bds['base'], a, [], progress)
 	phases['configure'] = time.monotonic() - t
 	builds = {s: build(s, bds[s], progress) for s in ('base', 'patched')}
 	for s in builds:
@@ -506,7 +498,7 @@ def run(a, progress):
 			       progress)
 	phases['total'] = time.monotonic() - t_start
 	progress.done()
-	man = manifest(bds['patched'])
+	man = kuf.manifest(bds['patched'])
 	touched = {p: patch_targets(p) for p in patches}
 	seen = compiled(bds['patched'], sorted({f for fs in touched.values()
 						 for f in fs}))
@@ -518,7 +510,7 @@ def run(a, progress):
 			 for p in patches],
 		kernel=dict(version=man.get('kernel_version'),
 			    source=man.get('source'),
-			    combined_sha256_base=manifest(bds['base']).get(
+			    combined_sha256_base=kuf.manifest(bds['base']).get(
 				    'combined_sha256'),
 			    combined_sha256_patched=man.get('combined_sha256')),
 		seeds=a.seeds, repeat=a.repeat, base_reused=base['reused'],

@@ -36,6 +36,12 @@ import tarfile
 import time
 
 SUPPORTED = (6, 12)
+# The top-level parts of a kernel tree kshim extracts, copies for patches
+# and lets patches touch: what the compiled files and their headers need
+# (scripts/ for the generators of generated headers). prevalidate --commits
+# limits a git history to them.
+KERNEL_DIRS = ('Makefile', 'include', 'lib', 'mm', 'fs', 'kernel', 'block',
+	       'scripts')
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
@@ -433,8 +439,9 @@ def main(argv):
 			help='user kernel tree; empty: extract --tarball')
 	ap.add_argument('--tarball', default='')
 	ap.add_argument('--workdir', required=True)
-	ap.add_argument('--dirs', nargs='+', required=True,
-			help='top-level dirs/files of the tree kshim uses')
+	ap.add_argument('--dirs', nargs='+', default=list(KERNEL_DIRS),
+			help='top-level dirs/files of the tree kshim uses '
+			'(default: %s)' % ' '.join(KERNEL_DIRS))
 	ap.add_argument('--patch', action='append', default=[],
 			help='patch applied with -p1 (repeatable, in order)')
 	ap.add_argument('--overlay-src', required=True)
