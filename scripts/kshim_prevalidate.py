@@ -24,6 +24,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import kshim_pv_commits as commits  # noqa: E402
 import kshim_pv_compare as cmp  # noqa: E402
 import kshim_pv_report as report  # noqa: E402
 import kshim_used_files as kuf  # noqa: E402
@@ -55,9 +56,12 @@ class Progress:
 		self.tty = stream.isatty()
 		self.last_plain = ('', 0.0)
 		self.t0 = time.monotonic()
+		# Which part of a longer run (--per-commit: "commit 2/5: ").
+		self.prefix = ''
 
 	def __call__(self, phase, detail=''):
 		el = time.monotonic() - self.t0
+		phase = self.prefix + phase
 		line = '[%4.0fs] %s%s' % (el, phase, ': ' + detail if detail
 					  else '')
 		if self.tty:
@@ -428,8 +432,16 @@ def parser():
 		'applied, run the tests and the scenarios on both and report '
 		'what the patches change. Exit status: 0 no regression, 1 a '
 		'regression, 2 could not run.')
-	p.add_argument('patches', nargs='+', metavar='PATCH',
+	p.add_argument('patches', nargs='*', metavar='PATCH',
 		       help='patch files (patch -p1), applied in order')
+	p.add_argument('--commits', metavar='A..B',
+		       help='instead of PATCH...: the commits after A up to B '
+		       'of the git tree --kernel-src, as one series on the '
+		       'tree at A (read with git archive; the tree is not '
+		       'touched)')
+	p.add_argument('--per-commit', action='store_true',
+		       help='with --commits: also judge the series after '
+		       'each commit, to find the first bad one')
 	p.add_argument('--kernel-src', metavar='PATH',
 		       help='your 6.12 tree (read only); default: Debian\'s '
 		       'linux-source-6.12')
@@ -453,13 +465,21 @@ def parser():
 	return p
 
 
+def abs_workdir(a):
+	return a.workdir if os.path.isabs(a.workdir) else \
+		os.path.join(REPO, a.workdir)
+
+
+def out_dir_of(a, out):
+	return os.path.abspath(out) if out else \
+		os.path.join(abs_workdir(a), 'report')
+
+
 def run(a, progress):
 	t_start = time.monotonic()
 	patches = check_inputs(a)
-	a.workdir = os.path.join(REPO, a.workdir) \
-		if not os.path.isabs(a.workdir) else a.workdir
-	out_dir = os.path.abspath(a.out) if a.out else \
-		os.path.join(a.workdir, 'report')
+	a.workdir = abs_workdir(a)
+	out_dir = out_dir_of(a, a.out)
 	bds = {s: os.path.join(a.workdir, s) for s in ('base', 'patched')}
 	os.makedirs(a.workdir, exist_ok=True)
 	phases = {}
@@ -520,11 +540,67 @@ def run(a, progress):
 		builddirs=bds, out_dir=out_dir)
 
 
+def run_series(a, progress):
+	"""--commits: the whole series, and with --per-commit each prefix of
+	it first (the last prefix is the series). Returns (series result,
+	per-commit rows or None)."""
+	try:
+		ser = commits.series(a.kernel_src, a.commits, abs_workdir(a),
+				     progress)
+	except commits.GitError as e:
+		raise CannotRun(str(e))
+	a.kernel_src = ser['tree']
+	patches = [c['patch'] for c in ser['commits']]
+	out = a.out
+	rows = None
+	if a.per_commit:
+		rows = []
+		for k in range(1, len(patches) + 1):
+			a.patches = patches[:k]
+			a.out = os.path.join(out_dir_of(a, out), 'commit-%02d' % k)
+			progress.prefix = 'commit %d/%d: ' % (k, len(patches))
+			try:
+				res = run(a, progress)
+			except CannotRun as e:
+				if k == len(patches):
+					raise
+				rows.append(dict(could_not_run=str(e),
+						 regressions=[]))
+				continue
+			res['series'] = ser
+			report.write(res, terminal=False)
+			rows.append(dict(regressions=[
+				r['name'] for r in res['tests']['regressions']],
+				report=os.path.join(res['out_dir'],
+						    'report.md')))
+		progress.prefix = ''
+		res['out_dir'] = out_dir_of(a, out)
+	else:
+		a.patches = patches
+		res = run(a, progress)
+	res['series'] = ser
+	if rows:
+		res['per_commit'] = rows
+		if any(r.get('could_not_run') or r['regressions']
+		       for r in rows):
+			res['exit_status'] = 1
+			res['verdict'] = 'regression'
+	return res
+
+
 def main(argv):
 	progress = Progress()
 	try:
 		a = parser().parse_args(argv)
-		res = run(a, progress)
+		if a.commits and a.patches:
+			raise CannotRun('give PATCH... or --commits, not both')
+		if not a.commits and not a.patches:
+			raise CannotRun('no patch given (PATCH... or --commits '
+					'A..B)')
+		if a.per_commit and not a.commits:
+			raise CannotRun('--per-commit needs --commits')
+		res = run_series(a, progress) if a.commits else \
+			run(a, progress)
 	except CannotRun as e:
 		progress.done()
 		print('kshim prevalidate: could not run: %s' % e, flush=True)

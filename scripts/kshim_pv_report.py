@@ -9,6 +9,7 @@ the result, for scripts (tests/prevalidate/ reads it).
 import json
 import os
 
+import kshim_pv_commits as commits
 import kshim_pv_compare as cmp
 
 TERM_ROWS = 12
@@ -41,6 +42,12 @@ def spread(e, side):
 
 def headline(res):
 	t = res['tests']
+	if res['verdict'] == 'regression' and not t['regressions']:
+		# --per-commit: the series ends clean, a commit inside it not.
+		bad = [i + 1 for i, r in enumerate(res.get('per_commit', []))
+		       if r.get('could_not_run') or r['regressions']]
+		return 'REGRESSION inside the series (commit %s); the whole ' \
+			'series is clean' % ', '.join(map(str, bad))
 	if res['verdict'] == 'regression':
 		names = ', '.join(r['name'] for r in t['regressions'])
 		return 'REGRESSION: %d test(s) pass on base and fail patched: ' \
@@ -66,6 +73,13 @@ def lines(res, md):
 	out.append(('# kshim prevalidate: ' if md else 'kshim prevalidate: ')
 		   + headline(res))
 	out.append('')
+	ser = res.get('series')
+	if ser:
+		out.append('%scommits %s: %d, on the tree at %s%s' % (
+			'- ' if md else '', ser['range'], len(ser['commits']),
+			ser['base'][:12], '; %d merge commit(s) not applied '
+			'(git format-patch skips them)' % ser['merges']
+			if ser['merges'] else ''))
 	for p in res['patches']:
 		files = ', '.join('%s%s' % (f['file'], '' if f['compiled'] else
 					    ' (NOT compiled by kshim: no test '
@@ -187,6 +201,9 @@ def lines(res, md):
 						 rel(png) if png.startswith('/')
 						 else png))
 
+	if res.get('per_commit'):
+		out += commits.table_lines(res['series'], res['per_commit'], md)
+
 	out += h('Time')
 	out.append(', '.join('%s %.0f s' % (k, v)
 			     for k, v in res['phases'].items()))
@@ -200,8 +217,9 @@ def lines(res, md):
 	return out
 
 
-def write(res):
-	print('\n'.join(lines(res, md=False)), flush=True)
+def write(res, terminal=True):
+	if terminal:
+		print('\n'.join(lines(res, md=False)), flush=True)
 	with open(os.path.join(res['out_dir'], 'report.md'), 'w') as f:
 		f.write('\n'.join(lines(res, md=True)) + '\n')
 

@@ -18,6 +18,8 @@ import subprocess
 import sys
 import time
 
+import git_fixture
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
 
@@ -33,6 +35,13 @@ def check(case, rc, first, rep):
 	if case['exit'] == 2 or rep is None:
 		return bad if rep is not None or case['exit'] == 2 else \
 			bad + ['no report.json']
+	if 'per_commit' in case:
+		verdicts = ['clean' if not r['regressions'] and not
+			    r.get('could_not_run') else 'regression'
+			    for r in rep.get('per_commit', [])]
+		if verdicts != case['per_commit']:
+			bad.append('per commit %s, expected %s' % (
+				verdicts, case['per_commit']))
 	got = {r['name']: r for r in rep['tests']['regressions']}
 	for name, words in case.get('regressions', {}).items():
 		if name not in got:
@@ -46,6 +55,20 @@ def check(case, rc, first, rep):
 		if moved:
 			bad.append('deterministic figures changed: %s' % moved)
 	return bad
+
+
+def inputs(case, workdir):
+	"""(work dir, arguments): the patch, or for a "commits" case a git
+	tree holding them as commits; its base is not the tarball's build,
+	so it gets its own work dir, and the shared one is not rebuilt back
+	and forth."""
+	if 'commits' not in case:
+		return workdir, [os.path.join(REPO, case['patch'])]
+	own = workdir + '-' + case['name']
+	print('+ git tree for %s' % case['name'], flush=True)
+	tree = git_fixture.git_tree(os.path.join(own, 'git-tree'),
+				    case['commits'])
+	return own, ['--kernel-src', tree, '--commits', 'kshim-base..HEAD']
 
 
 def main():
@@ -64,9 +87,9 @@ def main():
 		rep_path = os.path.join(out, 'report.json')
 		if os.path.exists(rep_path):
 			os.unlink(rep_path)
-		cmd = [os.path.join(REPO, 'kshim'), 'prevalidate',
-		       os.path.join(REPO, case['patch']), '--workdir',
-		       a.workdir, '--out', out] + case.get('args', [])
+		workdir, args = inputs(case, a.workdir)
+		cmd = [os.path.join(REPO, 'kshim'), 'prevalidate', '--workdir',
+		       workdir, '--out', out] + args + case.get('args', [])
 		print('+ ' + ' '.join(cmd), flush=True)
 		t0 = time.monotonic()
 		r = subprocess.run(cmd, stdout=subprocess.PIPE, text=True)
