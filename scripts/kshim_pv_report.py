@@ -13,6 +13,7 @@ import kshim_pv_commits as commits
 import kshim_pv_compare as cmp
 
 TERM_ROWS = 12
+TERM_FILES = 8
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
@@ -55,6 +56,20 @@ def headline(res):
 	return 'clean: no test passes on base and fails patched'
 
 
+def patch_files(files, md):
+	"""The files a patch touches, those kshim does not compile marked;
+	on a terminal a long list (a stable update) is cut to those."""
+	unused = [f['file'] for f in files if not f['compiled']]
+	if md or len(files) <= TERM_FILES:
+		return ', '.join('%s%s' % (f['file'], '' if f['compiled'] else
+					   ' (NOT compiled by kshim: no test '
+					   'sees it)') for f in files)
+	return '%d files, %d compiled or included by kshim%s (list in ' \
+		'report.md)' % (len(files), len(files) - len(unused),
+				'; NOT compiled, no test sees them: ' +
+				', '.join(unused) if unused else '')
+
+
 def table(rows, header):
 	"""Markdown-ish table; the terminal gets the same text."""
 	w = [max(len(str(r[i])) for r in rows + [header])
@@ -81,11 +96,8 @@ def lines(res, md):
 			'(git format-patch skips them)' % ser['merges']
 			if ser['merges'] else ''))
 	for p in res['patches']:
-		files = ', '.join('%s%s' % (f['file'], '' if f['compiled'] else
-					    ' (NOT compiled by kshim: no test '
-					    'sees it)') for f in p['files'])
 		out.append('%spatch %s: %s' % ('- ' if md else '', rel(p['path']),
-					     files))
+					     patch_files(p['files'], md)))
 	k = res['kernel']
 	out.append('%skernel: Linux %s from %s; manifest sha256 base %s, '
 		   'patched %s' % ('- ' if md else '', k['version'], k['source'],
