@@ -542,8 +542,9 @@ def run(a, progress):
 
 def run_series(a, progress):
 	"""--commits: the whole series, and with --per-commit each prefix of
-	it first (the last prefix is the series). Returns (series result,
-	per-commit rows or None)."""
+	it first (the last prefix is the series). Returns the series'
+	result, with the rows of --per-commit."""
+	t0 = time.monotonic()
 	try:
 		ser = commits.series(a.kernel_src, a.commits, abs_workdir(a),
 				     progress)
@@ -581,6 +582,8 @@ def run_series(a, progress):
 	res['series'] = ser
 	if rows:
 		res['per_commit'] = rows
+		res['phases']['all %d commits' % len(rows)] = \
+			time.monotonic() - t0
 		if any(r.get('could_not_run') or r['regressions']
 		       for r in rows):
 			res['exit_status'] = 1

@@ -118,36 +118,3 @@ def series(src, rng, workdir, progress):
 	export_tree(src, base, tree, progress)
 	return dict(range=rng, base=base, tip=tip, tree=tree,
 		    commits=commits, merges=merges)
-
-
-def verdict_of(row):
-	if row.get('could_not_run'):
-		return 'could not run: ' + row['could_not_run']
-	if row['regressions']:
-		return 'REGRESSION: ' + ', '.join(row['regressions'])
-	return 'clean'
-
-
-def table_lines(ser, rows, md):
-	"""The per-commit results: commit k is base + commits 1..k."""
-	out = ['', '## Per commit' if md else 'PER COMMIT', '']
-	out.append('Each row is the base with the commits up to and '
-		   'including that one applied.')
-	out.append('')
-	first_bad = next((r for r in rows if r.get('could_not_run') or
-			  r['regressions']), None)
-	for i, r in enumerate(rows):
-		c = ser['commits'][i]
-		out.append('%s%2d %s %s: %s%s' % (
-			'- ' if md else '  ', i + 1, c['sha'][:12],
-			c['subject'][:60], verdict_of(r),
-			' (report: %s)' % r['report'] if r.get('report')
-			else ''))
-	out.append('')
-	if first_bad:
-		c = ser['commits'][rows.index(first_bad)]
-		out.append('first bad commit: %s %s' % (c['sha'][:12],
-						      c['subject']))
-	else:
-		out.append('every commit of the series is clean')
-	return out

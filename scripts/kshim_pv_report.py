@@ -9,7 +9,6 @@ the result, for scripts (tests/prevalidate/ reads it).
 import json
 import os
 
-import kshim_pv_commits as commits
 import kshim_pv_compare as cmp
 
 TERM_ROWS = 12
@@ -214,7 +213,7 @@ def lines(res, md):
 						 else png))
 
 	if res.get('per_commit'):
-		out += commits.table_lines(res['series'], res['per_commit'], md)
+		out += per_commit_lines(res['series'], res['per_commit'], md)
 
 	out += h('Time')
 	out.append(', '.join('%s %.0f s' % (k, v)
@@ -226,6 +225,39 @@ def lines(res, md):
 		res['verdict'], res['exit_status'],
 		rel(os.path.join(res['out_dir'], 'report.md')),
 		rel(os.path.join(res['out_dir'], 'report.json'))))
+	return out
+
+
+def verdict_of(row):
+	if row.get('could_not_run'):
+		return 'could not run: ' + row['could_not_run']
+	if row['regressions']:
+		return 'REGRESSION: ' + ', '.join(row['regressions'])
+	return 'clean'
+
+
+def per_commit_lines(ser, rows, md):
+	"""The per-commit results: commit k is base + commits 1..k."""
+	out = ['', '## Per commit' if md else 'PER COMMIT', '']
+	out.append('Each row is the base with the commits up to and '
+		   'including that one applied.')
+	out.append('')
+	first_bad = next((r for r in rows if r.get('could_not_run') or
+			  r['regressions']), None)
+	for i, r in enumerate(rows):
+		c = ser['commits'][i]
+		out.append('%s%2d %s %s: %s%s' % (
+			'- ' if md else '  ', i + 1, c['sha'][:12],
+			c['subject'][:60], verdict_of(r),
+			' (report: %s)' % rel(r['report']) if r.get('report')
+			else ''))
+	out.append('')
+	if first_bad:
+		c = ser['commits'][rows.index(first_bad)]
+		out.append('first bad commit: %s %s' % (c['sha'][:12],
+						      c['subject']))
+	else:
+		out.append('every commit of the series is clean')
 	return out
 
 
