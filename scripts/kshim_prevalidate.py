@@ -26,6 +26,7 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import kshim_pv_compare as cmp  # noqa: E402
 import kshim_pv_report as report  # noqa: E402
+import kshim_pv_sanitizers as pvsan  # noqa: E402
 from kshim_tree import patch_targets  # noqa: E402
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -103,12 +104,14 @@ def build_options(bd):
 		return {}
 
 
-def configure(side, bd, kernel_src, patches, progress):
+def configure(side, bd, kernel_src, patches, progress, extra=(),
+	      env=None):
 	"""meson setup BD; a reconfigure when an option differs (always on
 	the patched side: the patches' text may have changed, not their
-	names)."""
+	names). EXTRA: more -D options (a sanitizer build's, which never
+	change for a build dir); ENV: added to the environment (CC)."""
 	opts = ['-Dkernel_src=' + (kernel_src or ''),
-		'-Dkernel_patches=' + ','.join(patches)]
+		'-Dkernel_patches=' + ','.join(patches)] + list(extra)
 	if is_configured(bd):
 		cur = build_options(bd)
 		same = cur.get('kernel_src', '') == (kernel_src or '') and \
@@ -119,7 +122,8 @@ def configure(side, bd, kernel_src, patches, progress):
 	else:
 		cmd = ['meson', 'setup', bd] + opts
 	progress('%s: configuring' % side, os.path.relpath(bd, REPO))
-	rc, out = stream(cmd, lambda l: None)
+	rc, out = stream(cmd, lambda l: None,
+			 env=dict(os.environ, **env) if env else None)
 	if rc == 0:
 		return
 	for line in out.splitlines():
@@ -458,6 +462,7 @@ def parser():
 	p.add_argument('--out', metavar='DIR',
 		       help='where report.md and report.json go (default '
 		       'WORKDIR/report)')
+	pvsan.add_arguments(p)
 	return p
 
 
@@ -504,13 +509,16 @@ def run(a, progress):
 	os.makedirs(out_dir, exist_ok=True)
 	plots = plot_scenarios(base['scenarios'], pat['scenarios'], out_dir,
 			       progress)
+	# This module is handed in: see kshim_pv_sanitizers.py.
+	san = pvsan.run(a, patches, phases, progress, sys.modules[__name__]) \
+		if a.sanitizers else None
 	phases['total'] = time.monotonic() - t_start
 	progress.done()
 	man = manifest(bds['patched'])
 	touched = {p: patch_targets(p) for p in patches}
 	seen = compiled(bds['patched'], sorted({f for fs in touched.values()
 						 for f in fs}))
-	return dict(
+	return pvsan.merge(dict(
 		verdict='regression' if cls['regressions'] else 'clean',
 		exit_status=1 if cls['regressions'] else 0,
 		patches=[dict(path=p, files=[dict(file=f, compiled=seen[f])
@@ -525,7 +533,7 @@ def run(a, progress):
 		timing_rule=cmp.TIMING_RULE,
 		tests=cls, scenarios=scen, plots=plots, phases=phases,
 		build_steps={s: builds[s]['steps'] for s in builds},
-		builddirs=bds, out_dir=out_dir)
+		builddirs=bds, out_dir=out_dir), san)
 
 
 def main(argv):
