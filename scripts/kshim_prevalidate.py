@@ -28,6 +28,7 @@ import kshim_pv_commits as commits  # noqa: E402
 import kshim_pv_compare as cmp  # noqa: E402
 import kshim_pv_report as report  # noqa: E402
 import kshim_used_files as kuf  # noqa: E402
+import kshim_pv_sanitizers as pvsan  # noqa: E402
 from kshim_tree import patch_targets  # noqa: E402
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -110,14 +111,15 @@ def build_options(bd):
 		return {}
 
 
-def configure(side, bd, a, patches, progress):
+def configure(side, bd, a, patches, progress, extra=(), env=None):
 	"""meson setup BD; a reconfigure when an option differs (always on
 	the patched side: the patches' text may have changed, not their
-	names)."""
+	names). EXTRA: more -D options (a sanitizer build's, which never
+	change for a build dir); ENV: added to the environment (CC)."""
 	want = dict(kernel_src=a.kernel_src or '',
 		    kernel_tarball=a.kernel_tarball or DEFAULT_TARBALL)
 	opts = ['-D%s=%s' % kv for kv in sorted(want.items())] + \
-		['-Dkernel_patches=' + ','.join(patches)]
+		['-Dkernel_patches=' + ','.join(patches)] + list(extra)
 	if is_configured(bd):
 		cur = build_options(bd)
 		same = all(cur.get(k, '') == v for k, v in want.items()) and \
@@ -128,7 +130,8 @@ def configure(side, bd, a, patches, progress):
 	else:
 		cmd = ['meson', 'setup', bd] + opts
 	progress('%s: configuring' % side, os.path.relpath(bd, REPO))
-	rc, out = stream(cmd, lambda l: None)
+	rc, out = stream(cmd, lambda l: None,
+			 env=dict(os.environ, **env) if env else None)
 	if rc == 0:
 		return
 	for line in out.splitlines():
@@ -462,6 +465,7 @@ def parser():
 	p.add_argument('--out', metavar='DIR',
 		       help='where report.md and report.json go (default '
 		       'WORKDIR/report)')
+	pvsan.add_arguments(p)
 	return p
 
 
@@ -516,13 +520,16 @@ def run(a, progress):
 	os.makedirs(out_dir, exist_ok=True)
 	plots = plot_scenarios(base['scenarios'], pat['scenarios'], out_dir,
 			       progress)
+	# This module is handed in: see kshim_pv_sanitizers.py.
+	san = pvsan.run(a, patches, phases, progress, sys.modules[__name__]) \
+		if a.sanitizers else None
 	phases['total'] = time.monotonic() - t_start
 	progress.done()
 	man = kuf.manifest(bds['patched'])
 	touched = {p: patch_targets(p) for p in patches}
 	seen = compiled(bds['patched'], sorted({f for fs in touched.values()
 						 for f in fs}))
-	return dict(
+	return pvsan.merge(dict(
 		verdict='regression' if cls['regressions'] else 'clean',
 		exit_status=1 if cls['regressions'] else 0,
 		patches=[dict(path=p, files=[dict(file=f, compiled=seen[f])
@@ -537,7 +544,7 @@ def run(a, progress):
 		timing_rule=cmp.TIMING_RULE,
 		tests=cls, scenarios=scen, plots=plots, phases=phases,
 		build_steps={s: builds[s]['steps'] for s in builds},
-		builddirs=bds, out_dir=out_dir)
+		builddirs=bds, out_dir=out_dir), san)
 
 
 def run_series(a, progress):
@@ -571,7 +578,9 @@ def run_series(a, progress):
 			res['series'] = ser
 			report.write(res, terminal=False)
 			rows.append(dict(regressions=[
-				r['name'] for r in res['tests']['regressions']],
+				r['name'] for r in res['tests']['regressions']] +
+				['%s (%s)' % (r['name'], kind) for kind, r in
+				 pvsan.new_reports(res)],
 				report=os.path.join(res['out_dir'],
 						    'report.md')))
 		progress.prefix = ''

@@ -10,6 +10,7 @@ import json
 import os
 
 import kshim_pv_compare as cmp
+from kshim_pv_sanitizers import new_reports
 
 TERM_ROWS = 12
 TERM_FILES = 8
@@ -42,17 +43,68 @@ def spread(e, side):
 
 def headline(res):
 	t = res['tests']
-	if res['verdict'] == 'regression' and not t['regressions']:
+	san = new_reports(res)
+	if res['verdict'] == 'regression' and not t['regressions'] and \
+	   not san:
 		# --per-commit: the series ends clean, a commit inside it not.
 		bad = [i + 1 for i, r in enumerate(res.get('per_commit', []))
 		       if r.get('could_not_run') or r['regressions']]
 		return 'REGRESSION inside the series (commit %s); the whole ' \
 			'series is clean' % ', '.join(map(str, bad))
 	if res['verdict'] == 'regression':
-		names = ', '.join(r['name'] for r in t['regressions'])
-		return 'REGRESSION: %d test(s) pass on base and fail patched: ' \
-			'%s' % (len(t['regressions']), names)
-	return 'clean: no test passes on base and fails patched'
+		parts = []
+		if t['regressions']:
+			parts.append('%d test(s) pass on base and fail patched: '
+				     '%s' % (len(t['regressions']), ', '.join(
+					     r['name'] for r in t['regressions'])))
+		if san:
+			parts.append('%d new sanitizer report(s): %s' % (
+				len(san), ', '.join('%s (%s)' % (r['name'], k)
+						    for k, r in san)))
+		return 'REGRESSION: ' + '; '.join(parts)
+	return 'clean: no test passes on base and fails patched' + \
+		('; no new sanitizer report' if 'sanitizers' in res else '')
+
+
+def sanitizer_lines(res, md, h):
+	"""--sanitizers: what each sanitizer build ran and its new and
+	pre-existing reports."""
+	out = []
+	if not res.get('sanitizers'):
+		return out
+	out += h('Sanitizers (patched tree; a test failing there is re-run '
+		 'on a base build with the same sanitizer)')
+	for kind, s in res['sanitizers'].items():
+		li = '- ' if md else '  '
+		if s['status'] != 'ran':
+			out.append('%s%s (%s): not run: %s' % (li, kind, s['name'],
+							     s['reason']))
+			continue
+		out.append('%s%s (%s): %d tests on patched (suites %s left '
+			   'out), %d failed: %d new report(s), %d pre-existing%s'
+			   % (li, kind, s['name'], s['tests'],
+			      ', '.join(s['excluded_suites']), len(s['failed']),
+			      len(s['regressions']), len(s['pre_existing']),
+			      '; run under setarch -R (ASLR)' if s.get('no_aslr')
+			      else ''))
+	for kind, s in res['sanitizers'].items():
+		for what, rows in (('new report', s['regressions']),
+				   ('pre-existing', s['pre_existing'])):
+			for r in rows:
+				out.append('%s%s %s: %s [%s]: %s on patched, %s on '
+					   'base' % ('### ' if md else '  ', kind,
+						     what, r['name'],
+						     ' '.join(r['suites']),
+						     r['patched'], r['base']))
+				out.append('%s%s' % ('' if md else '    ',
+						     r['summary']))
+				if what != 'new report':
+					continue
+				out += ['', '```'] if md else []
+				out += [('' if md else '    | ') + l
+					for l in r['report'].splitlines()]
+				out += ['```', ''] if md else []
+	return out
 
 
 def patch_files(files, md):
@@ -155,6 +207,7 @@ def lines(res, md):
 				', '.join(x if isinstance(x, str) else x['name']
 					  for x in t[k])))
 
+	out += sanitizer_lines(res, md, h)
 	if res['scenarios']:
 		out += h('Scenarios (base against patched)')
 		out.append('Deterministic figures (virtual time, counts) are '

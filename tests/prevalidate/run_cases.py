@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 """Run the example patches of cases.json through ./kshim prevalidate and
 check each verdict: the exit status, the tests a regression must name (and
-words its excerpt must show: the CUnit test or the invariant), the words
+words its excerpt must show: the CUnit test or the invariant), the new
+sanitizer reports (--sanitizers, in "args") and their words, the words
 the one-line reason of an exit 2 must contain, and for a clean patch
 that no deterministic scenario figure moved.
 
@@ -49,6 +50,26 @@ def check(case, rc, first, rep):
 				   % (name, sorted(got)))
 		elif words not in got[name]['tail']:
 			bad.append('%s: its excerpt lacks %r' % (name, words))
+	if case.get('no_test_regressions') and rep['tests']['regressions']:
+		bad.append('the normal run caught it: %s' % sorted(
+			r['name'] for r in rep['tests']['regressions']))
+	san = rep.get('sanitizers') or {}
+	for kind, tests in case.get('sanitizer_regressions', {}).items():
+		got = {r['name']: r for r in
+		       san.get(kind, {}).get('regressions', [])}
+		for name, words in tests.items():
+			if name not in got:
+				bad.append('%s not a new %s report (got %s)' % (
+					name, kind, sorted(got)))
+			elif words not in got[name]['summary'] + \
+					got[name]['report']:
+				bad.append('%s: its %s report lacks %r' % (
+					name, kind, words))
+	for kind in case.get('sanitizers_ran', []):
+		if san.get(kind, {}).get('status') != 'ran' or \
+		   not san[kind].get('tests'):
+			bad.append('%s did not run: %s' % (
+				kind, san.get(kind, {}).get('reason', 'no result')))
 	if case.get('no_figure_changes'):
 		moved = {n: [e['metric'] for e in s['exact']]
 			 for n, s in rep['scenarios'].items() if s['exact']}
