@@ -25,7 +25,9 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import kshim_pv_compare as cmp  # noqa: E402
+import kshim_pv_coverage as pvcov  # noqa: E402
 import kshim_pv_report as report  # noqa: E402
+from kshim_gcov import remove_gcda  # noqa: E402
 from kshim_tree import patch_targets  # noqa: E402
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -108,11 +110,15 @@ def configure(side, bd, kernel_src, patches, progress):
 	the patched side: the patches' text may have changed, not their
 	names)."""
 	opts = ['-Dkernel_src=' + (kernel_src or ''),
-		'-Dkernel_patches=' + ','.join(patches)]
+		'-Dkernel_patches=' + ','.join(patches)] + \
+		['-D%s=%s' % (k, str(v).lower())
+		 for k, v in pvcov.BUILD_OPTIONS.items()]
 	if is_configured(bd):
 		cur = build_options(bd)
 		same = cur.get('kernel_src', '') == (kernel_src or '') and \
-			list(cur.get('kernel_patches') or []) == patches
+			list(cur.get('kernel_patches') or []) == patches and \
+			all(cur.get(k) == v
+			    for k, v in pvcov.BUILD_OPTIONS.items())
 		if same and not patches:
 			return
 		cmd = ['meson', 'setup', '--reconfigure', bd] + opts
@@ -215,6 +221,10 @@ def meson_test(side, bd, env, logbase, progress, args=()):
 			progress('%s: testing' % side, '%s/%s %s %s' % (
 				m.group(1), m.group(2), m.group(4),
 				m.group(5)))
+	if '--wrapper' in args:
+		# meson names the log after the wrapper too.
+		logbase += '-' + os.path.basename(shlex.split(
+			args[list(args).index('--wrapper') + 1])[0])
 	log = os.path.join(bd, 'meson-logs', logbase + '.json')
 	if os.path.exists(log):
 		os.unlink(log)
@@ -280,16 +290,18 @@ def plot_scenarios(base, pat, out_dir, progress):
 	return plots
 
 
-def run_side(side, bd, a, progress):
+def run_side(side, bd, a, progress, extra=([], {})):
 	"""All tests once, det ones with KSHIM_SEEDS=--seeds; returns
-	dict(tests, scenarios, seconds)."""
+	dict(tests, scenarios, seconds). EXTRA: meson test arguments and
+	environment (the coverage wrapper)."""
 	t0 = time.monotonic()
-	env = dict(os.environ, KSHIM_SEEDS=str(a.seeds))
+	env = dict(os.environ, KSHIM_SEEDS=str(a.seeds), **extra[1])
 	for path in scenario_files(bd):
 		os.unlink(path)
+	remove_gcda(bd)
 	# Not the 'prevalidate' suite: it runs this command.
 	tests = meson_test(side, bd, env, LOGBASE, progress,
-			   ['--no-suite', 'prevalidate'])
+			   ['--no-suite', 'prevalidate'] + extra[0])
 	scen = {}
 	collect_scenarios(bd, scen)
 	return dict(tests=tests, scenarios=scen,
@@ -458,6 +470,9 @@ def parser():
 	p.add_argument('--out', metavar='DIR',
 		       help='where report.md and report.json go (default '
 		       'WORKDIR/report)')
+	p.add_argument('--no-coverage', dest='coverage', action='store_false',
+		       help='skip which tests ran the patch\'s files and '
+		       'changed lines (gcov per test, on by default)')
 	return p
 
 
@@ -481,7 +496,10 @@ def run(a, progress):
 	base = cached_base(bds['base'], a, progress)
 	phases['tests base' + (' (reused)' if base['reused'] else '')] = \
 		0.0 if base['reused'] else base['seconds']
-	pat = run_side('patched', bds['patched'], a, progress)
+	cov = pvcov.prepare(bds['patched'], a.workdir,
+			    intro_tests(bds['patched'])) if a.coverage else None
+	pat = run_side('patched', bds['patched'], a, progress,
+		       cov or ([], {}))
 	phases['tests patched'] = pat['seconds']
 	cls = cmp.compare_tests(base['tests'], pat['tests'])
 	t = time.monotonic()
@@ -504,12 +522,20 @@ def run(a, progress):
 	os.makedirs(out_dir, exist_ok=True)
 	plots = plot_scenarios(base['scenarios'], pat['scenarios'], out_dir,
 			       progress)
-	phases['total'] = time.monotonic() - t_start
-	progress.done()
-	man = manifest(bds['patched'])
 	touched = {p: patch_targets(p) for p in patches}
 	seen = compiled(bds['patched'], sorted({f for fs in touched.values()
 						 for f in fs}))
+	coverage = None
+	if cov:
+		t = time.monotonic()
+		progress('coverage', 'gcov per test')
+		coverage = pvcov.collect(bds['patched'],
+					 manifest(bds['patched']).get('tree'),
+					 patches, seen, a.workdir)
+		phases['coverage (gcov)'] = time.monotonic() - t
+	phases['total'] = time.monotonic() - t_start
+	progress.done()
+	man = manifest(bds['patched'])
 	return dict(
 		verdict='regression' if cls['regressions'] else 'clean',
 		exit_status=1 if cls['regressions'] else 0,
@@ -524,6 +550,7 @@ def run(a, progress):
 		seeds=a.seeds, repeat=a.repeat, base_reused=base['reused'],
 		timing_rule=cmp.TIMING_RULE,
 		tests=cls, scenarios=scen, plots=plots, phases=phases,
+		coverage=coverage,
 		build_steps={s: builds[s]['steps'] for s in builds},
 		builddirs=bds, out_dir=out_dir)
 
