@@ -221,17 +221,18 @@ def meson_test(side, bd, env, logbase, progress, args=()):
 			progress('%s: testing' % side, '%s/%s %s %s' % (
 				m.group(1), m.group(2), m.group(4),
 				m.group(5)))
+	written = logbase
 	if '--wrapper' in args:
-		# meson names the log after the wrapper too.
-		logbase += '-' + os.path.basename(shlex.split(
+		# meson adds the wrapper's name to the log's.
+		written += '-' + os.path.basename(shlex.split(
 			args[list(args).index('--wrapper') + 1])[0])
-	log = os.path.join(bd, 'meson-logs', logbase + '.json')
+	log = os.path.join(bd, 'meson-logs', written + '.json')
 	if os.path.exists(log):
 		os.unlink(log)
 	rc, out = stream(['meson', 'test', '-C', bd, '--no-rebuild',
 			  '--logbase', logbase] + list(args), on_line,
 			 env=env)
-	entries = read_testlog(bd, logbase)
+	entries = read_testlog(bd, written)
 	if not entries:
 		raise CannotRun('meson test wrote no results in the %s build '
 				'(exit %d): %s' % (side, rc,

@@ -252,7 +252,7 @@ def gcov_lines(gcnos, gcdas, want, tmp):
 			if os.path.lexists(dst):
 				os.unlink(dst)
 			if src:
-				os.symlink(src, dst)
+				os.symlink(os.path.abspath(src), dst)
 		args.append(os.path.join(d, stem + '.gcno'))
 	if not args:
 		return counts
