@@ -161,7 +161,9 @@ def summarise(changed, executable, executed, cap=MAX_UNCOVERED):
 	unc = [n for n in exe if n not in executed]
 	return dict(changed=len(changed), executable=len(exe),
 		    covered=len(exe) - len(unc), uncovered_total=len(unc),
-		    uncovered=[dict(line=n, text=changed[n][0].strip(),
+		    after_deletion=len([n for n in exe if changed[n][1] ==
+					'after deletion']),
+		    uncovered=[dict(line=n, text=' '.join(changed[n][0].split()),
 				    why=changed[n][1]) for n in unc[:cap]])
 
 

@@ -85,6 +85,9 @@ def coverage_lines(res, md, h):
 		else:
 			what = 'changed lines covered %d of %d' % (
 				e['covered'], e['executable'])
+			if e.get('after_deletion'):
+				what += ' (%d of them the line after a ' \
+					'deletion)' % e['after_deletion']
 			if e['uncovered_total']:
 				what += ' (uncovered: %s%s)' % (
 					', '.join(str(u['line'])
