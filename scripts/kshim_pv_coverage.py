@@ -163,8 +163,9 @@ def summarise(changed, executable, executed, cap=MAX_UNCOVERED):
 		    covered=len(exe) - len(unc), uncovered_total=len(unc),
 		    after_deletion=len([n for n in exe if changed[n][1] ==
 					'after deletion']),
-		    uncovered=[dict(line=n, text=' '.join(changed[n][0].split()),
-				    why=changed[n][1]) for n in unc[:cap]])
+		    uncovered=[dict(line=n, why=changed[n][1],
+				    text=' '.join(changed[n][0].split()))
+			       for n in unc[:cap]])
 
 
 # ------------------------------------------------- running the tests apart

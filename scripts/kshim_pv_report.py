@@ -64,7 +64,8 @@ def coverage_lines(res, md, h):
 	cov = res.get('coverage')
 	out = h('Coverage of the patch (gcov on the patched build)')
 	if cov is None:
-		return out + ['not measured (--no-coverage)']
+		return out + ['%snot measured (--no-coverage)'
+			      % ('' if md else '  ')]
 	for e in cov['files']:
 		pre = '- ' if md else '  '
 		st = e['status']
