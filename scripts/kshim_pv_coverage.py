@@ -39,10 +39,14 @@ HUNK = re.compile(r'^@@ -\d+(?:,(\d+))? \+(\d+)(?:,(\d+))? @@')
 # (57-58 s user); coverage with atomic counters 194 s (148 s user: the det
 # tests 2-7 times slower, e.g. test_xfs_icache 1.0 -> 7.1 s user); with
 # single counters 103 s (60 s user), 119 s through this file's per-test
-# wrapper; gcov of one patched file over the 49 test directories: 2 s. A
-# full build: 2m00 user plain, 2m05 with coverage. Single counters make
-# coverage nearly free, hence on by default; the build stays a coverage
-# build with --no-coverage, so that switch rebuilds nothing.
+# wrapper; gcov of one patched file over the 49 test directories: 1-2 s.
+# A full build: 2m00 user plain, 2m05 with coverage. A one-file XFS patch,
+# base results reused, back to back: 114 s with --no-coverage, 66 s with
+# coverage (the load fell meanwhile: noise is larger than the cost).
+# Single counters make coverage nearly free, hence on by default; the
+# build stays a coverage build with --no-coverage, so that switch
+# rebuilds nothing. A separate patched-cov build would cost a third full
+# build and a second patched test run.
 BUILD_OPTIONS = {'b_coverage': True, 'coverage_counters': 'single'}
 # Uncovered changed lines listed per file; the count is always complete.
 MAX_UNCOVERED = 20
