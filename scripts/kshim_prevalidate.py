@@ -26,9 +26,11 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import kshim_pv_commits as commits  # noqa: E402
 import kshim_pv_compare as cmp  # noqa: E402
+import kshim_pv_coverage as pvcov  # noqa: E402
 import kshim_pv_report as report  # noqa: E402
 import kshim_used_files as kuf  # noqa: E402
 import kshim_pv_sanitizers as pvsan  # noqa: E402
+from kshim_gcov import remove_gcda  # noqa: E402
 from kshim_tree import patch_targets  # noqa: E402
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -111,19 +113,24 @@ def build_options(bd):
 		return {}
 
 
-def configure(side, bd, a, patches, progress, extra=(), env=None):
+def configure(side, bd, a, patches, progress, extra=(), env=None,
+	      options=None):
 	"""meson setup BD; a reconfigure when an option differs (always on
 	the patched side: the patches' text may have changed, not their
 	names). EXTRA: more -D options (a sanitizer build's, which never
-	change for a build dir); ENV: added to the environment (CC)."""
+	change for a build dir); OPTIONS: {name: value} options compared with
+	the build dir's (coverage's); ENV: added to the environment (CC)."""
 	want = dict(kernel_src=a.kernel_src or '',
 		    kernel_tarball=a.kernel_tarball or DEFAULT_TARBALL)
 	opts = ['-D%s=%s' % kv for kv in sorted(want.items())] + \
-		['-Dkernel_patches=' + ','.join(patches)] + list(extra)
+		['-Dkernel_patches=' + ','.join(patches)] + list(extra) + \
+		['-D%s=%s' % (k, str(v).lower())
+		 for k, v in sorted((options or {}).items())]
 	if is_configured(bd):
 		cur = build_options(bd)
 		same = all(cur.get(k, '') == v for k, v in want.items()) and \
-			list(cur.get('kernel_patches') or []) == patches
+			list(cur.get('kernel_patches') or []) == patches and \
+			all(cur.get(k) == v for k, v in (options or {}).items())
 		if same and not patches:
 			return
 		cmd = ['meson', 'setup', '--reconfigure', bd] + opts
@@ -227,13 +234,18 @@ def meson_test(side, bd, env, logbase, progress, args=()):
 			progress('%s: testing' % side, '%s/%s %s %s' % (
 				m.group(1), m.group(2), m.group(4),
 				m.group(5)))
-	log = os.path.join(bd, 'meson-logs', logbase + '.json')
+	written = logbase
+	if '--wrapper' in args:
+		# meson adds the wrapper's name to the log's.
+		written += '-' + os.path.basename(shlex.split(
+			args[list(args).index('--wrapper') + 1])[0])
+	log = os.path.join(bd, 'meson-logs', written + '.json')
 	if os.path.exists(log):
 		os.unlink(log)
 	rc, out = stream(['meson', 'test', '-C', bd, '--no-rebuild',
 			  '--logbase', logbase] + list(args), on_line,
 			 env=env)
-	entries = read_testlog(bd, logbase)
+	entries = read_testlog(bd, written)
 	if not entries:
 		raise CannotRun('meson test wrote no results in the %s build '
 				'(exit %d): %s' % (side, rc,
@@ -292,16 +304,18 @@ def plot_scenarios(base, pat, out_dir, progress):
 	return plots
 
 
-def run_side(side, bd, a, progress):
+def run_side(side, bd, a, progress, extra=([], {})):
 	"""All tests once, det ones with KSHIM_SEEDS=--seeds; returns
-	dict(tests, scenarios, seconds)."""
+	dict(tests, scenarios, seconds). EXTRA: meson test arguments and
+	environment (the coverage wrapper)."""
 	t0 = time.monotonic()
-	env = dict(os.environ, KSHIM_SEEDS=str(a.seeds))
+	env = dict(os.environ, KSHIM_SEEDS=str(a.seeds), **extra[1])
 	for path in scenario_files(bd):
 		os.unlink(path)
+	remove_gcda(bd)
 	# Not the 'prevalidate' suite: it runs this command.
 	tests = meson_test(side, bd, env, LOGBASE, progress,
-			   ['--no-suite', 'prevalidate'])
+			   ['--no-suite', 'prevalidate'] + extra[0])
 	scen = {}
 	collect_scenarios(bd, scen)
 	return dict(tests=tests, scenarios=scen,
@@ -466,6 +480,9 @@ def parser():
 		       help='where report.md and report.json go (default '
 		       'WORKDIR/report)')
 	pvsan.add_arguments(p)
+	p.add_argument('--no-coverage', dest='coverage', action='store_false',
+		       help='skip which tests ran the patch\'s files and '
+		       'changed lines (gcov per test, on by default)')
 	return p
 
 
@@ -488,8 +505,10 @@ def run(a, progress):
 	os.makedirs(a.workdir, exist_ok=True)
 	phases = {}
 	t = time.monotonic()
-	configure('patched', bds['patched'], a, patches, progress)
-	configure('base', bds['base'], a, [], progress)
+	configure('patched', bds['patched'], a, patches, progress,
+		  options=pvcov.BUILD_OPTIONS)
+	configure('base', bds['base'], a, [], progress,
+		  options=pvcov.BUILD_OPTIONS)
 	phases['configure'] = time.monotonic() - t
 	builds = {s: build(s, bds[s], progress) for s in ('base', 'patched')}
 	for s in builds:
@@ -497,7 +516,10 @@ def run(a, progress):
 	base = cached_base(bds['base'], a, progress)
 	phases['tests base' + (' (reused)' if base['reused'] else '')] = \
 		0.0 if base['reused'] else base['seconds']
-	pat = run_side('patched', bds['patched'], a, progress)
+	cov = pvcov.prepare(bds['patched'], a.workdir,
+			    intro_tests(bds['patched'])) if a.coverage else None
+	pat = run_side('patched', bds['patched'], a, progress,
+		       cov or ([], {}))
 	phases['tests patched'] = pat['seconds']
 	cls = cmp.compare_tests(base['tests'], pat['tests'])
 	t = time.monotonic()
@@ -520,15 +542,23 @@ def run(a, progress):
 	os.makedirs(out_dir, exist_ok=True)
 	plots = plot_scenarios(base['scenarios'], pat['scenarios'], out_dir,
 			       progress)
+	touched = {p: patch_targets(p) for p in patches}
+	seen = compiled(bds['patched'], sorted({f for fs in touched.values()
+						 for f in fs}))
+	coverage = None
+	if cov:
+		t = time.monotonic()
+		progress('coverage', 'gcov per test')
+		coverage = pvcov.collect(bds['patched'],
+					 kuf.manifest(bds['patched']).get('tree'),
+					 patches, seen, a.workdir)
+		phases['coverage (gcov)'] = time.monotonic() - t
 	# This module is handed in: see kshim_pv_sanitizers.py.
 	san = pvsan.run(a, patches, phases, progress, sys.modules[__name__]) \
 		if a.sanitizers else None
 	phases['total'] = time.monotonic() - t_start
 	progress.done()
 	man = kuf.manifest(bds['patched'])
-	touched = {p: patch_targets(p) for p in patches}
-	seen = compiled(bds['patched'], sorted({f for fs in touched.values()
-						 for f in fs}))
 	return pvsan.merge(dict(
 		verdict='regression' if cls['regressions'] else 'clean',
 		exit_status=1 if cls['regressions'] else 0,
@@ -543,6 +573,7 @@ def run(a, progress):
 		seeds=a.seeds, repeat=a.repeat, base_reused=base['reused'],
 		timing_rule=cmp.TIMING_RULE,
 		tests=cls, scenarios=scen, plots=plots, phases=phases,
+		coverage=coverage,
 		build_steps={s: builds[s]['steps'] for s in builds},
 		builddirs=bds, out_dir=out_dir), san)
 

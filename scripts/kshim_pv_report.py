@@ -131,6 +131,55 @@ def table(rows, header):
 		+ [line(r) for r in rows]
 
 
+def coverage_lines(res, md, h):
+	"""Per file the patches touch: the tests that ran it and the changed
+	lines they covered, or why that is not known."""
+	cov = res.get('coverage')
+	out = h('Coverage of the patch (gcov on the patched build)')
+	if cov is None:
+		return out + ['%snot measured (--no-coverage)'
+			      % ('' if md else '  ')]
+	for e in cov['files']:
+		pre = '- ' if md else '  '
+		st = e['status']
+		if st == 'not compiled':
+			out.append('%s%s: NOT compiled by kshim: no test runs it'
+				   % (pre, e['file']))
+			continue
+		if st != 'measured':
+			out.append('%s%s: %s' % (pre, e['file'], st))
+			continue
+		ran = ', '.join(e['exercised_by']) or 'no test'
+		if not e['executable']:
+			what = 'no executable line changed (%d changed line%s, ' \
+				'none with code: comments, blank lines, ' \
+				'declarations)' % (e['changed'],
+						   '' if e['changed'] == 1
+						   else 's')
+		else:
+			what = 'changed lines covered %d of %d' % (
+				e['covered'], e['executable'])
+			if e.get('after_deletion'):
+				what += ' (%d of them the line after a ' \
+					'deletion)' % e['after_deletion']
+			if e['uncovered_total']:
+				what += ' (uncovered: %s%s)' % (
+					', '.join(str(u['line'])
+						  for u in e['uncovered']),
+					', ...' if e['uncovered_total'] >
+					len(e['uncovered']) else '')
+		if e.get('not_located'):
+			what += '; %d changed line(s) not found in the ' \
+				'patched file (a later patch changed them)' \
+				% e['not_located']
+		out.append('%s%s: exercised by %s; %s' % (pre, e['file'], ran,
+							  what))
+		for u in e['uncovered']:
+			out.append('%s%6d: %s' % ('    ' if md else '      ',
+						   u['line'], u['text']))
+	return out
+
+
 def lines(res, md):
 	t = res['tests']
 	out = []
@@ -208,6 +257,7 @@ def lines(res, md):
 					  for x in t[k])))
 
 	out += sanitizer_lines(res, md, h)
+	out += coverage_lines(res, md, h)
 	if res['scenarios']:
 		out += h('Scenarios (base against patched)')
 		out.append('Deterministic figures (virtual time, counts) are '

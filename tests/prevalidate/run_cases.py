@@ -4,8 +4,9 @@
 check each verdict: the exit status, the tests a regression must name (and
 words its excerpt must show: the CUnit test or the invariant), the new
 sanitizer reports (--sanitizers, in "args") and their words, the words
-the one-line reason of an exit 2 must contain, and for a clean patch
-that no deterministic scenario figure moved.
+the one-line reason of an exit 2 must contain, for a clean patch that no
+deterministic scenario figure moved, and the coverage report's figures
+for the patch's files.
 
 usage: run_cases.py [--workdir DIR] [--only NAME]...
 
@@ -70,6 +71,7 @@ def check(case, rc, first, rep):
 		   not san[kind].get('tests'):
 			bad.append('%s did not run: %s' % (
 				kind, san.get(kind, {}).get('reason', 'no result')))
+	bad += check_coverage(case.get('coverage', {}), rep)
 	if case.get('no_figure_changes'):
 		moved = {n: [e['metric'] for e in s['exact']]
 			 for n, s in rep['scenarios'].items() if s['exact']}
@@ -90,6 +92,32 @@ def inputs(case, workdir):
 	tree = git_fixture.git_tree(os.path.join(own, 'git-tree'),
 				    case['commits'])
 	return own, ['--kernel-src', tree, '--commits', 'kshim-base..HEAD']
+
+
+def check_coverage(want, rep):
+	"""WANT: {file: {field: value}} of report.json's coverage section;
+	"exercised_by_includes" lists tests that must be among those that
+	ran the file."""
+	bad = []
+	if want and not rep.get('coverage'):
+		return ['no coverage section in report.json']
+	got = {e['file']: e for e in (rep.get('coverage') or {}).get(
+		'files', [])}
+	for fn, fields in want.items():
+		e = got.get(fn)
+		if e is None:
+			bad.append('coverage: %s not reported' % fn)
+			continue
+		for k, v in fields.items():
+			if k == 'exercised_by_includes':
+				miss = set(v) - set(e.get('exercised_by', []))
+				if miss:
+					bad.append('coverage: %s not run by %s' % (
+						fn, sorted(miss)))
+			elif e.get(k) != v:
+				bad.append('coverage: %s %s is %r, expected %r'
+					   % (fn, k, e.get(k), v))
+	return bad
 
 
 def main():
