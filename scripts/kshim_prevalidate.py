@@ -133,6 +133,18 @@ def configure(side, bd, a, patches, progress, extra=(), env=None,
 			all(cur.get(k) == v for k, v in (options or {}).items())
 		if same and not patches:
 			return
+		moved = ['-D%s=%s' % (k, str(v).lower())
+			 for k, v in sorted((options or {}).items())
+			 if cur.get(k) != v]
+		if moved:
+			# meson 1.0's setup --reconfigure ignores a changed
+			# base option (b_coverage); meson configure sets it.
+			rc, out = stream(['meson', 'configure', bd] + moved,
+					 lambda l: None)
+			if rc != 0:
+				raise CannotRun('meson configure %s %s failed: %s'
+						% (bd, ' '.join(moved),
+						   out.strip()[-200:]))
 		cmd = ['meson', 'setup', '--reconfigure', bd] + opts
 	else:
 		cmd = ['meson', 'setup', bd] + opts
