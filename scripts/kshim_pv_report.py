@@ -92,10 +92,12 @@ def sanitizer_lines(res, md, h):
 				   ('pre-existing', s['pre_existing'])):
 			for r in rows:
 				out.append('%s%s %s: %s [%s]: %s on patched, %s on '
-					   'base' % ('### ' if md else '  ', kind,
-						     what, r['name'],
-						     ' '.join(r['suites']),
-						     r['patched'], r['base']))
+					   'base%s' % ('### ' if md else '  ', kind,
+						       what, r['name'],
+						       ' '.join(r['suites']),
+						       r['patched'], r['base'],
+						       '; ' + r['rerun'] if
+						       r.get('rerun') else ''))
 				out.append('%s%s' % ('' if md else '    ',
 						     r['summary']))
 				if what != 'new report':

@@ -173,7 +173,25 @@ def run_kind(kind, a, patches, phases, progress, pv):
 			res['pre_existing'].append(row)
 		else:
 			res['regressions'].append(row)
+	confirm(res, bds['patched'], kind, a, progress, pv)
 	return res
+
+
+def confirm(res, bd, kind, a, progress, pv):
+	"""Run each new report's test once more on patched and say whether
+	it failed again, as the normal run does for its parallel-backend
+	regressions: a racy test (TSan) may fail once whatever the patch,
+	and a base run that passed once does not show the patch caused it."""
+	names = [r['name'] for r in res['regressions']]
+	if not names:
+		return
+	again, _ = run_tests('patched-' + kind, bd, kind, a, progress, pv,
+			     names)
+	for r in res['regressions']:
+		e = again.get(r['name'])
+		r['rerun'] = 'failed again' if e is not None and \
+			e['result'] not in cmp.OK_RESULTS else \
+			'passed on a re-run: intermittent'
 
 
 def run(a, patches, phases, progress, pv):
