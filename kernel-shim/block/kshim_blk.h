@@ -53,9 +53,9 @@ struct kshim_bdev {
 	u64 *lat_hist;
 };
 
-/* kshim_blk.c: the open devices, by name or number (kshim_bdev_vfs.c). */
+/* kshim_blk.c: the open devices, by name or number (kshim_bdev_lookup.c). */
 struct kshim_bdev *kshim_bdev_find(const char *name, dev_t dev);
-/* kshim_bdev_vfs.c, when linked: what the VFS side set up on the disk. */
+/* kshim_bdev_lookup.c, when linked: what the VFS side set up on the disk. */
 void kshim_bdev_vfs_release(struct kshim_bdev *kb);
 
 /* kshim_blk_fault.c */

@@ -2,7 +2,7 @@
 /*
  * Wait queues, simple wait queues, completions and wait_bit/wait_var, all
  * the REAL kernel/sched/{wait,swait,completion,wait_bit}.c (compiled by
- * kernel-shim/kshim_sched_utility.c), driven by kshim tasks that are real
+ * kernel-shim/kernel/kshim_sched_utility.c), driven by kshim tasks that are real
  * threads, plus the "set state, check, schedule()" protocol of kshim's
  * schedule()/try_to_wake_up() that all of them stand on.
  *

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Workqueues (kernel-shim/kshim_workqueue.c, a listed fake behind the REAL
+ * Workqueues (kernel-shim/kernel/kshim_workqueue.c, a listed fake behind the REAL
  * include/linux/workqueue.h): each guarantee the kernel gives, checked in
  * a way that fails if the guarantee is broken.
  *

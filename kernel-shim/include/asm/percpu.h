@@ -2,7 +2,7 @@
 /*
  * kshim's asm/percpu.h: real per-CPU storage, one copy per simulated CPU.
  * DEFINE_PER_CPU variables land in .data..percpu as in the kernel; the
- * linker script kernel-shim/kshim_percpu.ld brackets that section, and
+ * linker script kernel-shim/kernel/kshim_percpu.ld brackets that section, and
  * kshim_percpu.c gives every simulated CPU its own copy of it and sets
  * __per_cpu_offset[] so per_cpu_ptr() finds it. The rest is the generic
  * code, unchanged.

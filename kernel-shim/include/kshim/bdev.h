@@ -2,7 +2,7 @@
 /*
  * kshim's block device, as tests and fixtures see it: an image file
  * opened as a real struct block_device / gendisk, driven by the real bio
- * code (block/bio.c) through kshim's submit_bio() (kernel-shim/kshim_blk.c).
+ * code (block/bio.c) through kshim's submit_bio() (kernel-shim/block/kshim_blk.c).
  *
  * - Completions are asynchronous: each device has a completion task that
  *   performs the I/O on the image and calls bio_endio() in hard-irq

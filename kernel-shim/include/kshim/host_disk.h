@@ -4,7 +4,7 @@
  * write cache in front of it, power-failure simulation and a write log
  * (kernel-shim/host/kshim_host_disk*.c). Plain C types only, like
  * kshim/host.h: both worlds include it. The kernel side (bios, queueing,
- * completions, faults) is kernel-shim/kshim_blk*.c; tests use kshim/bdev.h.
+ * completions, faults) is kernel-shim/block/kshim_blk*.c; tests use kshim/bdev.h.
  *
  * Byte offsets and lengths here are always whole logical sectors; the
  * kernel side has checked them. Functions return 0 or a negative errno.

@@ -2,7 +2,7 @@
 /*
  * Sysctls without /proc: the tables the real kernel files register
  * (register_sysctl_init(), e.g. "vm" from mm/page-writeback.c) are kept
- * by kshim (kernel-shim/kshim_sysctl.c), and a test writes a value as
+ * by kshim (kernel-shim/fs/kshim_sysctl.c), and a test writes a value as
  * "echo VALUE > /proc/sys/PATH" would: through the table's own handler,
  * so a handler's side effects (dirty_ratio clearing dirty_bytes, the
  * ratelimit update) happen as in the kernel.

@@ -12,7 +12,7 @@
 #include <linux/atomic.h>
 
 /*
- * kshim's cache descriptor (kernel-shim/kshim_slab.c). mm/ files read a
+ * kshim's cache descriptor (kernel-shim/mm/kshim_slab.c). mm/ files read a
  * field or two of SLUB's (mempool.c: VM_BUG_ON(mem->ctor)); the fields
  * they name exist here with the same meaning.
  */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * kshim's stand-in for the kernel's kernel/sched/sched.h, found first by
- * the quoted #include "sched.h" of kernel-shim/kshim_sched_utility.c (its
+ * the quoted #include "sched.h" of kernel-shim/kernel/kshim_sched_utility.c (its
  * -iquote order puts BUILDDIR/kernel-overlay/kernel/sched before the
  * tree's kernel/sched; see scripts/kshim_tree.py). The real file is the
  * scheduler core: run queues, scheduling classes, PELT, bandwidth, cgroups.
