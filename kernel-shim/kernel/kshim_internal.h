@@ -52,6 +52,7 @@ void kshim_task_body(void *kshim_task);
 struct task_struct *kshim_task_adopt(const char *name);
 
 /* Start-up and exit of the runtime's parts, in kshim_runtime.c order. */
+void kshim_seed_init(void);		/* lib/kshim_random.c */
 void kshim_printk_init(void);
 void kshim_slab_init(void);
 /* Pages allocated on behalf of CALLER (named by the leak check). */
@@ -67,6 +68,7 @@ void kshim_time_exit(void);
 /* The deterministic backend advanced virtual time: catch jiffies up. */
 void kshim_time_update_jiffies(void);
 long kshim_percpu_outstanding(void);
+void kshim_cpuhp_run_dead_callbacks(void);
 void kshim_percpu_mark_boot_done(void);
 void kshim_alloc_mark_boot_done(void);
 void kshim_task_forget_current(void);

@@ -26,7 +26,6 @@ static u32 capture_lock;	/* a host-level lock: printk may run anywhere */
 static bool verbose;
 static atomic_long_t warn_count;
 static atomic_long_t report_count;
-static u64 run_seed;
 
 static void capture_lock_acquire(void)
 {
@@ -303,7 +302,7 @@ static void print_where(void)
 	print(true, "kshim: task %s (pid %d, cpu %d), seed %llu (replay with KSHIM_SEED=%llu)\n",
 	      t ? t->comm : "?", t ? t->pid : 0,
 	      t ? (int)t->thread_info.cpu : -1,
-	      (unsigned long long)run_seed, (unsigned long long)run_seed);
+	      (unsigned long long)kshim_seed(), (unsigned long long)kshim_seed());
 }
 
 /* The call chain, as the kernel prints it with a WARN or BUG. */
@@ -435,29 +434,7 @@ void kshim_info(const char *fmt, ...)
 	va_end(ap);
 }
 
-u64 kshim_seed(void)
-{
-	return run_seed;
-}
-
-u64 kshim_random(u64 *state)
-{
-	u64 x = *state ? *state : 0x9E3779B97F4A7C15ULL;
-
-	x ^= x >> 12;
-	x ^= x << 25;
-	x ^= x >> 27;
-	*state = x;
-	return x * 0x2545F4914F6CDD1DULL;
-}
-
 void kshim_printk_init(void)
 {
-	const char *s = kshim_host_getenv("KSHIM_SEED");
-
 	verbose = kshim_host_getenv("KSHIM_VERBOSE") != NULL;
-	if (s && *s)
-		run_seed = kshim_host_strtoull(s);
-	else
-		run_seed = kshim_host_clock_ns() % 1000000007ULL;
 }

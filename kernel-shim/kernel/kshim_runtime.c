@@ -1,14 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Start-up and exit checks of the runtime, and the kernel globals that
- * kshim defines because the kernel file defining them is not compiled.
+ * Start-up and exit of the runtime: each part's init in dependency order,
+ * the initcalls of the kernel files linked in, and the exit checks
+ * (leaks of objects, pages and per-CPU memory) that fail a test binary.
  */
 #include <linux/kernel.h>
 #include <linux/percpu.h>
 #include <linux/mm.h>
-#include <linux/vmstat.h>
-#include <linux/cpuhotplug.h>
-#include <linux/device.h>
 #include <linux/rcupdate.h>
 #include <linux/wait_bit.h>
 #include <linux/radix-tree.h>
@@ -25,61 +23,6 @@ struct kshim_trace_hooks kshim_trace;
 void kshim_workqueue_init(void);
 void kshim_workqueue_exit(void);
 void kshim_workqueue_mark_boot_done(void);
-
-/* mm/vmstat.c is not compiled: the event counters live here. */
-DEFINE_PER_CPU(struct vm_event_state, vm_event_states);
-
-void all_vm_events(unsigned long *ret)
-{
-	int cpu, i;
-
-	memset(ret, 0, NR_VM_EVENT_ITEMS * sizeof(unsigned long));
-	for_each_possible_cpu(cpu)
-		for (i = 0; i < NR_VM_EVENT_ITEMS; i++)
-			ret[i] += per_cpu(vm_event_states, cpu).event[i];
-}
-
-unsigned long kshim_vm_event_sum(int item)
-{
-	unsigned long sum = 0;
-	int cpu;
-
-	for_each_possible_cpu(cpu)
-		sum += READ_ONCE(per_cpu(vm_event_states, cpu).event[item]);
-	return sum;
-}
-
-/*
- * A futex mutex for runtime bookkeeping (Drepper, "Futexes Are Tricky"):
- * 0 free, 1 held, 2 held and maybe waited for. Only an unlock that saw 2
- * makes a system call, so the uncontended path (allocation, call_rcu)
- * costs two atomics. The sections are short: spin briefly first.
- */
-void kshim_raw_lock(u32 *word)
-{
-	u32 c = 0;
-	int spin;
-
-	if (__atomic_compare_exchange_n(word, &c, 1, 0, __ATOMIC_ACQUIRE,
-					__ATOMIC_RELAXED))
-		return;
-	for (spin = 0; spin < 100; spin++) {
-		__builtin_ia32_pause();
-		c = 0;
-		if (__atomic_load_n(word, __ATOMIC_RELAXED) == 0 &&
-		    __atomic_compare_exchange_n(word, &c, 1, 0, __ATOMIC_ACQUIRE,
-						__ATOMIC_RELAXED))
-			return;
-	}
-	while (__atomic_exchange_n(word, 2, __ATOMIC_ACQUIRE))
-		kshim_host_futex_wait(word, 2);
-}
-
-void kshim_raw_unlock(u32 *word)
-{
-	if (__atomic_exchange_n(word, 0, __ATOMIC_RELEASE) == 2)
-		kshim_host_futex_wake(word, 1);
-}
 
 static u32 init_state;	/* 0 never, 1 running, 2 done */
 
@@ -119,6 +62,7 @@ void kshim_runtime_init(void)
 			kshim_host_futex_wait(&init_state, 1);
 		return;
 	}
+	kshim_seed_init();
 	kshim_printk_init();
 	kshim_sched_select();
 	kshim_cpus_init();
@@ -145,8 +89,6 @@ void kshim_runtime_init(void)
  * not leaked, only not yet on the LRU. */
 extern void lru_add_drain_all(void) __weak;
 
-static void run_dead_callbacks(void);
-
 #define MAX_AT_EXIT	8
 static void (*at_exit[MAX_AT_EXIT])(void);
 static int nr_at_exit;
@@ -172,7 +114,7 @@ int kshim_runtime_exit_checks(void)
 	kshim_workqueue_exit();	/* runs what is queued: timers still tick */
 	kshim_time_exit();
 	kshim_rcu_exit();
-	run_dead_callbacks();
+	kshim_cpuhp_run_dead_callbacks();
 	leaks = kshim_alloc_report_leaks();
 	/* The kmalloc-N caches themselves are host memory, not objects. */
 	if (leaks) {
@@ -189,122 +131,4 @@ int kshim_runtime_exit_checks(void)
 	kshim_det_print_summary();
 	kshim_task_forget_current();
 	return problems;
-}
-
-/*
- * CPU hotplug states: the simulated CPUs are all online from the start and
- * never go away, so a startup callback runs once per CPU now (when the
- * caller asks for it, as the kernel does for CPUs already up) and a
- * teardown callback never runs while the program does (the CPU-dead ones
- * run at exit, below). Unlike the kernel, the startup callback runs in
- * the calling task, not in a hotplug thread bound to each CPU.
- */
-/* Multi-instance states remember their callbacks for later instances. */
-static struct {
-	int (*startup)(unsigned int cpu, struct hlist_node *node);
-	int (*teardown)(unsigned int cpu, struct hlist_node *node);
-} cpuhp_multi[CPUHP_ONLINE + 1];
-
-/*
- * The callbacks of the states a CPU passes after it died (before
- * CPUHP_BRINGUP_CPU): they give back what the CPU cached, such as the
- * radix tree's preloaded nodes. At exit kshim runs them for every CPU,
- * newest first, as if the machine took its CPUs down, so that per-CPU
- * caches are not reported as leaks.
- */
-#define MAX_DEAD_CALLBACKS	32
-static struct {
-	const char *name;
-	int (*teardown)(unsigned int cpu);
-} dead_callbacks[MAX_DEAD_CALLBACKS];
-static int nr_dead_callbacks;
-
-static void remember_dead_callback(const char *name,
-				   int (*teardown)(unsigned int cpu))
-{
-	if (nr_dead_callbacks == MAX_DEAD_CALLBACKS)
-		kshim_fatal("cpuhp: more than %d CPU-dead callbacks (%s)",
-			    MAX_DEAD_CALLBACKS, name);
-	dead_callbacks[nr_dead_callbacks].name = name;
-	dead_callbacks[nr_dead_callbacks++].teardown = teardown;
-}
-
-static void run_dead_callbacks(void)
-{
-	unsigned int cpu;
-	int i;
-
-	for (i = nr_dead_callbacks - 1; i >= 0; i--)
-		for_each_possible_cpu(cpu)
-			dead_callbacks[i].teardown(cpu);
-}
-
-int __cpuhp_setup_state(enum cpuhp_state state, const char *name, bool invoke,
-			int (*startup)(unsigned int cpu),
-			int (*teardown)(unsigned int cpu), bool multi_instance)
-{
-	unsigned int cpu;
-	int err;
-
-	if (multi_instance) {
-		/* The kernel passes the instance callbacks cast to these. */
-		if (state <= CPUHP_OFFLINE || state >= CPUHP_ONLINE ||
-		    state == CPUHP_AP_ONLINE_DYN || state == CPUHP_BP_PREPARE_DYN)
-			kshim_fatal("cpuhp: multi-instance state %d is not a fixed state kshim can record",
-				    state);
-		cpuhp_multi[state].startup = (void *)startup;
-		cpuhp_multi[state].teardown = (void *)teardown;
-		return state;
-	}
-	if (teardown && state < CPUHP_BRINGUP_CPU)
-		remember_dead_callback(name, teardown);
-	if (!invoke || !startup)
-		return 0;
-	for_each_online_cpu(cpu) {
-		err = startup(cpu);
-		if (err)
-			return err;
-	}
-	return 0;
-}
-
-int __cpuhp_state_add_instance(enum cpuhp_state state, struct hlist_node *node,
-			       bool invoke)
-{
-	unsigned int cpu;
-	int err;
-
-	if (!invoke || !cpuhp_multi[state].startup)
-		return 0;
-	for_each_online_cpu(cpu) {
-		err = cpuhp_multi[state].startup(cpu, node);
-		if (err)
-			return err;
-	}
-	return 0;
-}
-
-int __cpuhp_state_remove_instance(enum cpuhp_state state,
-				  struct hlist_node *node, bool invoke)
-{
-	unsigned int cpu;
-
-	if (!invoke || !cpuhp_multi[state].teardown)
-		return 0;
-	for_each_online_cpu(cpu)
-		cpuhp_multi[state].teardown(cpu, node);
-	return 0;
-}
-
-/* ==== Loud stubs: the kernel would do real work here ====================== */
-
-void *devm_kmalloc(struct device *dev, size_t size, gfp_t gfp)
-{
-	kshim_unimplemented(__func__);
-}
-
-int __devm_add_action(struct device *dev, void (*action)(void *), void *data,
-		      const char *name)
-{
-	kshim_unimplemented(__func__);
 }

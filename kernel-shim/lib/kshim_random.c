@@ -1,14 +1,51 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The kernel's random numbers (drivers/char/random.c) as one seeded
- * stream: same seed, same numbers, so a deterministic run replays. XFS
- * uses them for hash seeds (rhashtable), the log's cycle-recovery
- * choices and error injection; none of that needs entropy. Listed in
- * docs/FAKES.md.
+ * Random numbers, all drawn from the run's seed (KSHIM_SEED, or the clock
+ * when unset, printed either way): kshim's own streams (kshim_random()),
+ * for the scheduler, the block device's faults and latency and the
+ * allocator's failures, and the kernel's (drivers/char/random.c) as one
+ * more such stream. Same seed, same numbers, so a deterministic run
+ * replays. XFS uses the kernel's for hash seeds (rhashtable), the log's
+ * cycle-recovery choices and error injection; none of that needs
+ * entropy. Listed in docs/FAKES.md.
  */
 #include <linux/random.h>
 #include <linux/string.h>
+#include <kshim/host.h>
 #include <kshim/runtime.h>
+
+#include "kshim_internal.h"
+
+static u64 run_seed;
+
+void kshim_seed_init(void)
+{
+	const char *s = kshim_host_getenv("KSHIM_SEED");
+
+	if (s && *s)
+		run_seed = kshim_host_strtoull(s);
+	else
+		run_seed = kshim_host_clock_ns() % 1000000007ULL;
+}
+
+u64 kshim_seed(void)
+{
+	return run_seed;
+}
+
+/* xorshift64*: STATE is the stream's, 0 starts it at a fixed point. */
+u64 kshim_random(u64 *state)
+{
+	u64 x = *state ? *state : 0x9E3779B97F4A7C15ULL;
+
+	x ^= x >> 12;
+	x ^= x << 25;
+	x ^= x >> 27;
+	*state = x;
+	return x * 0x2545F4914F6CDD1DULL;
+}
+
+/* The kernel's random numbers: one stream behind a host-level lock. */
 
 static u64 rng_state;
 static u32 rng_lock;	/* a host-level lock: any task, any context */
