@@ -450,6 +450,32 @@ void blk_finish_plug(struct blk_plug *plug)
 /* Marks the struct file of a kshim device (file_bdev()); no operations. */
 static const struct file_operations kshim_bdev_file_ops;
 
+/*
+ * What blk_validate_limits() would leave for a simple bio-based disk
+ * with a volatile write cache and FUA. The limits are advertised only:
+ * kshim does not split bios to them (block/blk-merge.c is not compiled).
+ */
+static void kshim_blk_limits(struct queue_limits *lim, unsigned int lbs)
+{
+	memset(lim, 0, sizeof(*lim));
+	lim->features = BLK_FEAT_WRITE_CACHE | BLK_FEAT_FUA;
+	lim->logical_block_size = lbs;
+	lim->physical_block_size = lbs;
+	lim->io_min = lbs;
+	lim->max_hw_sectors = BLK_SAFE_MAX_SECTORS;
+	lim->max_sectors = BLK_SAFE_MAX_SECTORS;
+	lim->max_dev_sectors = BLK_SAFE_MAX_SECTORS;
+	lim->max_user_sectors = BLK_SAFE_MAX_SECTORS;
+	lim->max_segments = BLK_MAX_SEGMENTS;
+	lim->max_segment_size = BLK_MAX_SEGMENT_SIZE;
+	lim->seg_boundary_mask = BLK_SEG_BOUNDARY_MASK;
+	lim->max_hw_discard_sectors = UINT_MAX >> SECTOR_SHIFT;
+	lim->max_discard_sectors = UINT_MAX >> SECTOR_SHIFT;
+	lim->max_discard_segments = 1;
+	lim->discard_granularity = lbs;
+	lim->dma_alignment = SECTOR_SIZE - 1;
+}
+
 struct kshim_bdev *kshim_bdev_open(const struct kshim_bdev_config *cfg)
 {
 	unsigned int lbs = cfg->sector_size ? cfg->sector_size : 512;

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Private to kshim_blk.c and kshim_blk_fault.c. */
+/* Private to the block device's files (kshim_blk*.c, kshim_bdev_lookup.c). */
 #ifndef _KSHIM_BLK_PRIVATE_H
 #define _KSHIM_BLK_PRIVATE_H
 
@@ -58,16 +58,19 @@ struct kshim_bdev *kshim_bdev_find(const char *name, dev_t dev);
 /* kshim_bdev_lookup.c, when linked: what the VFS side set up on the disk. */
 void kshim_bdev_vfs_release(struct kshim_bdev *kb);
 
-/* kshim_blk_fault.c */
+/* kshim_blk_latency.c */
 u64 kshim_blk_service_ns(struct kshim_bdev *kb, struct bio *bio,
 			 blk_status_t *status);
+/* kshim_blk_fault.c */
+u64 kshim_blk_inject_faults(struct kshim_bdev *kb, struct bio *bio,
+			    blk_status_t *status);
 void kshim_blk_clear_faults(struct kshim_bdev *kb);
+/* kshim_blk_stats.c */
 void kshim_blk_stats_init(struct kshim_bdev *kb);
 void kshim_blk_stats_free(struct kshim_bdev *kb);
 void kshim_blk_account(struct kshim_bdev *kb, struct bio *bio,
 		       blk_status_t status, u64 lat_ns);
 void kshim_blk_reject(struct kshim_bdev *kb);
 void kshim_blk_note_depth(struct kshim_bdev *kb, unsigned int depth);
-void kshim_blk_limits(struct queue_limits *lim, unsigned int lbs);
 
 #endif

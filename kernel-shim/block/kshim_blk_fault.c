@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * What kshim's block device adds around each I/O (kshim/bdev.h): service
- * time from the latency model, injected faults and delays, statistics,
- * and the queue limits the device advertises.
+ * Fault injection on kshim's block device (kshim/bdev.h): errors and
+ * delays on chosen operations and sectors, every Nth, a number of times,
+ * or with a probability.
  *
  * Faults are decided at submission, in submission order, from the
  * device's own random stream (seeded from the run's seed), so a
@@ -11,7 +11,6 @@
 #include <linux/bio.h>
 #include <linux/blkdev.h>
 #include <linux/slab.h>
-#include <linux/log2.h>
 
 #include <kshim/bdev.h>
 #include <kshim/runtime.h>
@@ -51,19 +50,16 @@ static bool fault_matches(struct kshim_blk_fault *kf, struct bio *bio)
 	return true;
 }
 
-/* Called with kb->lock held: the I/O's service time; sets *status if a
- * fault fires. */
-u64 kshim_blk_service_ns(struct kshim_bdev *kb, struct bio *bio,
-			 blk_status_t *status)
+/*
+ * Called with kb->lock held, after the latency model drew its numbers
+ * from the same stream: the delay the faults that fire add to BIO; sets
+ * *status to the first injected error.
+ */
+u64 kshim_blk_inject_faults(struct kshim_bdev *kb, struct bio *bio,
+			    blk_status_t *status)
 {
-	const struct kshim_latency *l = &kb->latency;
 	struct kshim_blk_fault *kf;
-	u64 ns = l->base_ns;
-
-	if (l->jitter_ns)
-		ns += kshim_random(&kb->rng) % l->jitter_ns;
-	if (l->slow_ppm && kshim_random(&kb->rng) % 1000000 < l->slow_ppm)
-		ns += l->slow_ns;
+	u64 ns = 0;
 
 	list_for_each_entry(kf, &kb->faults, list) {
 		if (!fault_matches(kf, bio))
@@ -141,165 +137,4 @@ void kshim_blk_clear_faults(struct kshim_bdev *kb)
 void kshim_bdev_clear_faults(struct kshim_bdev *kb)
 {
 	kshim_blk_clear_faults(kb);
-}
-
-/* ---- statistics ------------------------------------------------------------ */
-
-static unsigned int lat_bucket(u64 ns)
-{
-	unsigned int e;
-
-	if (ns < 8)
-		return ns;
-	e = ilog2(ns);			/* >= 3 */
-	return (e - 2) * 8 + ((ns >> (e - 3)) & 7);
-}
-
-/* The largest value in bucket b. */
-static u64 lat_bucket_max(unsigned int b)
-{
-	unsigned int e;
-
-	if (b < 8)
-		return b;
-	e = b / 8 + 2;
-	return ((u64)(8 + b % 8) << (e - 3)) + ((1ULL << (e - 3)) - 1);
-}
-
-void kshim_blk_stats_init(struct kshim_bdev *kb)
-{
-	spin_lock_init(&kb->stats_lock);
-	kb->lat_hist = kcalloc(KSHIM_LAT_BUCKETS, sizeof(u64),
-			       GFP_KERNEL | __GFP_NOFAIL);
-}
-
-void kshim_blk_stats_free(struct kshim_bdev *kb)
-{
-	kfree(kb->lat_hist);
-}
-
-/* The statistics' operation: an empty preflush write is a flush. */
-static enum kshim_bdev_op bio_kshim_op(struct bio *bio)
-{
-	switch (bio_op(bio)) {
-	case REQ_OP_READ:
-		return KSHIM_OP_READ;
-	case REQ_OP_DISCARD:
-		return KSHIM_OP_DISCARD;
-	default:
-		return bio_sectors(bio) ? KSHIM_OP_WRITE : KSHIM_OP_FLUSH;
-	}
-}
-
-void kshim_blk_account(struct kshim_bdev *kb, struct bio *bio,
-		       blk_status_t status, u64 lat_ns)
-{
-	enum kshim_bdev_op op = bio_kshim_op(bio);
-
-	spin_lock(&kb->stats_lock);
-	kb->st.ios[op]++;
-	kb->st.bytes[op] += bio->bi_iter.bi_size;
-	if (op == KSHIM_OP_WRITE && (bio->bi_opf & REQ_PREFLUSH))
-		kb->st.preflushes++;
-	if (op == KSHIM_OP_WRITE && (bio->bi_opf & REQ_FUA))
-		kb->st.fua_writes++;
-	if (status != BLK_STS_OK)
-		kb->st.errors++;
-	kb->lat_hist[min_t(unsigned int, lat_bucket(lat_ns),
-			   KSHIM_LAT_BUCKETS - 1)]++;
-	if (lat_ns > kb->st.lat_max_ns)
-		kb->st.lat_max_ns = lat_ns;
-	spin_unlock(&kb->stats_lock);
-}
-
-void kshim_blk_reject(struct kshim_bdev *kb)
-{
-	spin_lock(&kb->stats_lock);
-	kb->st.rejected++;
-	spin_unlock(&kb->stats_lock);
-}
-
-void kshim_blk_note_depth(struct kshim_bdev *kb, unsigned int depth)
-{
-	spin_lock(&kb->stats_lock);
-	if (depth > kb->st.queue_depth_max)
-		kb->st.queue_depth_max = depth;
-	spin_unlock(&kb->stats_lock);
-}
-
-static u64 lat_percentile(const u64 *hist, u64 total, unsigned int pct)
-{
-	u64 want = (total * pct + 99) / 100, seen = 0;
-	unsigned int b;
-
-	if (!total)
-		return 0;
-	for (b = 0; b < KSHIM_LAT_BUCKETS; b++) {
-		seen += hist[b];
-		if (seen >= want)
-			return lat_bucket_max(b);
-	}
-	return lat_bucket_max(KSHIM_LAT_BUCKETS - 1);
-}
-
-void kshim_bdev_get_stats(struct kshim_bdev *kb, struct kshim_bdev_stats *st)
-{
-	u64 total = 0;
-	unsigned int b;
-
-	spin_lock(&kb->stats_lock);
-	*st = kb->st;
-	for (b = 0; b < KSHIM_LAT_BUCKETS; b++)
-		total += kb->lat_hist[b];
-	st->lat_p50_ns = min(lat_percentile(kb->lat_hist, total, 50), st->lat_max_ns);
-	st->lat_p95_ns = min(lat_percentile(kb->lat_hist, total, 95), st->lat_max_ns);
-	st->lat_p99_ns = min(lat_percentile(kb->lat_hist, total, 99), st->lat_max_ns);
-	spin_unlock(&kb->stats_lock);
-}
-
-void kshim_bdev_print_stats(struct kshim_bdev *kb)
-{
-	static const char *const names[] = { "read", "write", "flush", "discard" };
-	struct kshim_bdev_stats st;
-	int op;
-
-	kshim_bdev_get_stats(kb, &st);
-	kshim_info("%s: I/O statistics\n", kb->gd->disk_name);
-	for (op = 0; op < KSHIM_NR_OPS; op++)
-		kshim_info("  %-8s %10llu I/Os %14llu bytes\n", names[op],
-			   st.ios[op], st.bytes[op]);
-	kshim_info("  preflush writes %llu, FUA writes %llu, errors %llu (injected %llu), delays injected %llu, rejected %llu\n",
-		   st.preflushes, st.fua_writes, st.errors, st.faults_injected,
-		   st.delays_injected, st.rejected);
-	kshim_info("  queue depth max %u; latency p50 %llu ns, p95 %llu ns, p99 %llu ns, max %llu ns\n",
-		   st.queue_depth_max, st.lat_p50_ns, st.lat_p95_ns,
-		   st.lat_p99_ns, st.lat_max_ns);
-}
-
-/* ---- limits ---------------------------------------------------------------- */
-
-/*
- * What blk_validate_limits() would leave for a simple bio-based disk
- * with a volatile write cache and FUA. The limits are advertised only:
- * kshim does not split bios to them (block/blk-merge.c is not compiled).
- */
-void kshim_blk_limits(struct queue_limits *lim, unsigned int lbs)
-{
-	memset(lim, 0, sizeof(*lim));
-	lim->features = BLK_FEAT_WRITE_CACHE | BLK_FEAT_FUA;
-	lim->logical_block_size = lbs;
-	lim->physical_block_size = lbs;
-	lim->io_min = lbs;
-	lim->max_hw_sectors = BLK_SAFE_MAX_SECTORS;
-	lim->max_sectors = BLK_SAFE_MAX_SECTORS;
-	lim->max_dev_sectors = BLK_SAFE_MAX_SECTORS;
-	lim->max_user_sectors = BLK_SAFE_MAX_SECTORS;
-	lim->max_segments = BLK_MAX_SEGMENTS;
-	lim->max_segment_size = BLK_MAX_SEGMENT_SIZE;
-	lim->seg_boundary_mask = BLK_SEG_BOUNDARY_MASK;
-	lim->max_hw_discard_sectors = UINT_MAX >> SECTOR_SHIFT;
-	lim->max_discard_sectors = UINT_MAX >> SECTOR_SHIFT;
-	lim->max_discard_segments = 1;
-	lim->discard_granularity = lbs;
-	lim->dma_alignment = SECTOR_SIZE - 1;
 }
