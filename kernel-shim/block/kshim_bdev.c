@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * What a filesystem's mount asks of block/bdev.c, on kshim's devices
+ * What a filesystem asks of block/bdev.c, on kshim's devices
  * (kshim/bdev.h): find a device by path and open it by number, as
- * get_tree_bdev() and XFS's external log device do, and set the
- * superblock's block size. block/bdev.c is not compiled (its devices are
+ * get_tree_bdev() and XFS's external log device do, set the superblock's
+ * block size, and sync or invalidate a device's (empty) page cache. block/bdev.c is not compiled (its devices are
  * inodes of the bdev pseudo-filesystem); these are listed fakes
  * (docs/FAKES.md). Linked with the VFS (it needs mm/backing-dev.c): a
  * disk gets its backing_dev_info the first time a filesystem opens it,
@@ -13,6 +13,7 @@
 #include <linux/blkdev.h>
 #include <linux/fs.h>
 #include <linux/string.h>
+#include <linux/writeback.h>
 #include "kshim_blk.h"
 
 /* "/dev/NAME" or "NAME", NAME a kshim disk's name. */
@@ -122,4 +123,31 @@ int sb_min_blocksize(struct super_block *sb, int size)
 	if (size < minsize)
 		size = minsize;
 	return sb_set_blocksize(sb, size);
+}
+
+/* ==== No block-device inodes (block/bdev.c) ==============================
+ * kshim's block devices have no page cache: filesystems write through
+ * bios (kshim/bdev.h), so syncing a device's page cache has nothing to
+ * write, exactly. No block device is a filesystem inode, so the bdev
+ * pseudo-filesystem never exists. */
+
+struct super_block *blockdev_superblock __ro_after_init;
+
+int sync_blockdev(struct block_device *bdev)
+{
+	return 0;
+}
+
+int sync_blockdev_nowait(struct block_device *bdev)
+{
+	return 0;
+}
+
+/* Nothing cached to drop either (XFS calls it as it closes a device). */
+void invalidate_bdev(struct block_device *bdev)
+{
+}
+
+void sync_bdevs(bool wait)
+{
 }

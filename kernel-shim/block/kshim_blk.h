@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Private to the block device's files (kshim_blk*.c, kshim_bdev_lookup.c). */
+/* Private to the block device's files (kshim_blk*.c, kshim_bdev.c). */
 #ifndef _KSHIM_BLK_PRIVATE_H
 #define _KSHIM_BLK_PRIVATE_H
 
@@ -53,9 +53,9 @@ struct kshim_bdev {
 	u64 *lat_hist;
 };
 
-/* kshim_blk.c: the open devices, by name or number (kshim_bdev_lookup.c). */
+/* kshim_blk.c: the open devices, by name or number (kshim_bdev.c). */
 struct kshim_bdev *kshim_bdev_find(const char *name, dev_t dev);
-/* kshim_bdev_lookup.c, when linked: what the VFS side set up on the disk. */
+/* kshim_bdev.c, when linked: what the VFS side set up on the disk. */
 void kshim_bdev_vfs_release(struct kshim_bdev *kb);
 
 /* kshim_blk_latency.c */

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The VFS around the real fs/inode.c, fs/super.c and fs/fs-writeback.c:
- * what kshim fakes because the real file is the driver model, the dentry
- * cache or the block-device pseudo-filesystem, none of which a kshim
- * filesystem uses. Listed in docs/FAKES.md with what each loses; the
+ * what kshim fakes because the real file is the dentry cache or needs
+ * device nodes and pipes, none of which a kshim filesystem uses (the
+ * driver model is drivers/base/kshim_device.c, block-device inodes
+ * block/kshim_bdev.c). Listed in docs/FAKES.md with what each loses; the
  * calls kshim never makes are loud stubs (kshim_stubs_vfs.c).
  *
  * Linked whole with the writeback library: its initcall sets up the
@@ -92,76 +93,6 @@ static int __init kshim_vfs_init(void)
 	return 0;
 }
 core_initcall(kshim_vfs_init);
-
-/* ==== The driver model (drivers/base/core.c, class.c) ====================
- * backing-dev.c registers each bdi as a device of bdi_class, for sysfs.
- * kshim has no sysfs: a device is only its name and driver data. Lost:
- * sysfs attributes, uevents, the device hierarchy. */
-
-struct kshim_device {
-	struct device dev;
-	char name[64];
-};
-
-struct device *device_create(const struct class *cls, struct device *parent,
-			     dev_t devt, void *drvdata, const char *fmt, ...)
-{
-	struct kshim_device *kd = kzalloc(sizeof(*kd), GFP_KERNEL);
-	va_list args;
-
-	if (!kd)
-		return ERR_PTR(-ENOMEM);
-	va_start(args, fmt);
-	vsnprintf(kd->name, sizeof(kd->name), fmt, args);
-	va_end(args);
-	kd->dev.kobj.name = kd->name;
-	kd->dev.class = cls;
-	kd->dev.parent = parent;
-	kd->dev.devt = devt;
-	kref_init(&kd->dev.kobj.kref);
-	dev_set_drvdata(&kd->dev, drvdata);
-	return &kd->dev;
-}
-
-struct device *get_device(struct device *dev)
-{
-	if (dev)
-		kref_get(&dev->kobj.kref);
-	return dev;
-}
-
-static void kshim_device_release(struct kref *kref)
-{
-	kfree(container_of(kref, struct kshim_device, dev.kobj.kref));
-}
-
-void put_device(struct device *dev)
-{
-	if (dev)
-		kref_put(&dev->kobj.kref, kshim_device_release);
-}
-
-void device_unregister(struct device *dev)
-{
-	put_device(dev);
-}
-
-int class_register(const struct class *cls)
-{
-	return 0;
-}
-
-void _dev_warn(const struct device *dev, const char *fmt, ...)
-{
-	struct va_format vaf;
-	va_list args;
-
-	va_start(args, fmt);
-	vaf.fmt = fmt;
-	vaf.va = &args;
-	pr_warn("%s: %pV", dev_name(dev), &vaf);
-	va_end(args);
-}
 
 /* ==== No dentry cache (fs/dcache.c) =======================================
  * kshim filesystems have no dentry cache: the superblock's dentry LRU is
@@ -289,33 +220,6 @@ bool inode_maybe_inc_iversion(struct inode *inode, bool force)
 		new = (cur & ~I_VERSION_QUERIED) + I_VERSION_INCREMENT;
 	} while (!atomic64_try_cmpxchg(&inode->i_version, &cur, new));
 	return true;
-}
-
-/* ==== No block-device inodes (block/bdev.c) ==============================
- * kshim's block devices have no page cache: filesystems write through
- * bios (kshim/bdev.h), so syncing a device's page cache has nothing to
- * write, exactly. No block device is a filesystem inode, so the bdev
- * pseudo-filesystem never exists. */
-
-struct super_block *blockdev_superblock __ro_after_init;
-
-int sync_blockdev(struct block_device *bdev)
-{
-	return 0;
-}
-
-int sync_blockdev_nowait(struct block_device *bdev)
-{
-	return 0;
-}
-
-/* Nothing cached to drop either (XFS calls it as it closes a device). */
-void invalidate_bdev(struct block_device *bdev)
-{
-}
-
-void sync_bdevs(bool wait)
-{
 }
 
 /* ==== Objects only device nodes and pipes use (fs/ files) ===================
