@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The VM event counters (PGSCAN_*, PGSTEAL_*...) that the real mm/ files
- * count with count_vm_event(): mm/vmstat.c, which defines them, is not
- * compiled. Per CPU, summed when read, as the kernel does.
+ * The VM statistics that the real mm/ files count (mm/vmstat.c, which
+ * keeps them, is not compiled): the event counters (PGSCAN_*,
+ * PGSTEAL_*...: count_vm_event()), per CPU and summed when read as the
+ * kernel does, and the zone and node page-state counters (NR_FILE_DIRTY,
+ * NR_WRITEBACK...: mod_node_page_state()). Listed in docs/FAKES.md.
  */
 #include <linux/kernel.h>
 #include <linux/percpu.h>
@@ -30,4 +32,106 @@ unsigned long kshim_vm_event_sum(int item)
 	for_each_possible_cpu(cpu)
 		sum += READ_ONCE(per_cpu(vm_event_states, cpu).event[item]);
 	return sum;
+}
+
+/*
+ * Zone and node page-state counters. Exact atomic counters: no per-CPU deltas or thresholds, so a counter
+ * never lags. */
+
+void __mod_zone_page_state(struct zone *zone, enum zone_stat_item item,
+			   long delta)
+{
+	zone_page_state_add(delta, zone, item);
+}
+
+void mod_zone_page_state(struct zone *zone, enum zone_stat_item item,
+			 long delta)
+{
+	zone_page_state_add(delta, zone, item);
+}
+
+void __mod_node_page_state(struct pglist_data *pgdat,
+			   enum node_stat_item item, long delta)
+{
+	if (vmstat_item_in_bytes(item)) {
+		VM_WARN_ON_ONCE(delta & (PAGE_SIZE - 1));
+		delta >>= PAGE_SHIFT;
+	}
+	node_page_state_add(delta, pgdat, item);
+}
+
+void mod_node_page_state(struct pglist_data *pgdat, enum node_stat_item item,
+			 long delta)
+{
+	__mod_node_page_state(pgdat, item, delta);
+}
+
+void __inc_zone_page_state(struct page *page, enum zone_stat_item item)
+{
+	__mod_zone_page_state(page_zone(page), item, 1);
+}
+
+void __dec_zone_page_state(struct page *page, enum zone_stat_item item)
+{
+	__mod_zone_page_state(page_zone(page), item, -1);
+}
+
+void inc_zone_page_state(struct page *page, enum zone_stat_item item)
+{
+	__mod_zone_page_state(page_zone(page), item, 1);
+}
+
+void dec_zone_page_state(struct page *page, enum zone_stat_item item)
+{
+	__mod_zone_page_state(page_zone(page), item, -1);
+}
+
+void __inc_node_page_state(struct page *page, enum node_stat_item item)
+{
+	__mod_node_page_state(page_pgdat(page), item, 1);
+}
+
+void __dec_node_page_state(struct page *page, enum node_stat_item item)
+{
+	__mod_node_page_state(page_pgdat(page), item, -1);
+}
+
+void inc_node_page_state(struct page *page, enum node_stat_item item)
+{
+	__mod_node_page_state(page_pgdat(page), item, 1);
+}
+
+void dec_node_page_state(struct page *page, enum node_stat_item item)
+{
+	__mod_node_page_state(page_pgdat(page), item, -1);
+}
+
+void __inc_zone_state(struct zone *zone, enum zone_stat_item item)
+{
+	zone_page_state_add(1, zone, item);
+}
+
+void __dec_zone_state(struct zone *zone, enum zone_stat_item item)
+{
+	zone_page_state_add(-1, zone, item);
+}
+
+void dec_zone_state(struct zone *zone, enum zone_stat_item item)
+{
+	zone_page_state_add(-1, zone, item);
+}
+
+void __inc_node_state(struct pglist_data *pgdat, enum node_stat_item item)
+{
+	__mod_node_page_state(pgdat, item, 1);
+}
+
+void inc_node_state(struct pglist_data *pgdat, enum node_stat_item item)
+{
+	__mod_node_page_state(pgdat, item, 1);
+}
+
+void __dec_node_state(struct pglist_data *pgdat, enum node_stat_item item)
+{
+	__mod_node_page_state(pgdat, item, -1);
 }
