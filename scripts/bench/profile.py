@@ -50,7 +50,10 @@ import subprocess
 import sys
 import tempfile
 
-REPO = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
+import scripts
+
+# Real: compared with the real paths of the binary's source files.
+REPO = os.path.realpath(scripts.REPO)
 PERF = '/usr/bin/perf'
 
 # Shim files by what they do: the first pattern that matches the file's

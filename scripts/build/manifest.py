@@ -26,7 +26,7 @@ class KshimError(Exception):
 
 class Parser(argparse.ArgumentParser):
 	def error(self, message):
-		raise KshimError('kshim_manifest.py: %s' % message)
+		raise KshimError('scripts.build.manifest: %s' % message)
 
 
 def sha256(path):

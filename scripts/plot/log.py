@@ -10,11 +10,9 @@ tasks, one line per regime (CIL push on time / held back) and per file
   scripts/kshim_plot_log.py -o cmp.png base.json:base patched.json:patched
 """
 import os
-import sys
 import tempfile
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import kshim_plot_common as common  # noqa: E402
+from scripts.plot import common
 
 
 def main():

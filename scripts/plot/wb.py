@@ -7,11 +7,9 @@ overlaid) into a PNG, with gnuplot (Debian: gnuplot-nox).
   scripts/kshim_plot_wb.py -o cmp.png base.json:base patched.json:patched
 """
 import os
-import sys
 import tempfile
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import kshim_plot_common as common  # noqa: E402
+from scripts.plot import common
 
 
 def main():

@@ -23,17 +23,16 @@ import subprocess
 import sys
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import kshim_pv_commits as commits  # noqa: E402
-import kshim_pv_compare as cmp  # noqa: E402
-import kshim_pv_coverage as pvcov  # noqa: E402
-import kshim_pv_report as report  # noqa: E402
-import kshim_used_files as kuf  # noqa: E402
-import kshim_pv_sanitizers as pvsan  # noqa: E402
-from kshim_gcov import remove_gcda  # noqa: E402
-from kshim_tree import patch_targets  # noqa: E402
+from scripts import REPO
+from scripts.build import used_files as kuf
+from scripts.build.tree import patch_targets
+from scripts.prevalidate import commits
+from scripts.prevalidate import compare as cmp
+from scripts.prevalidate import coverage as pvcov
+from scripts.prevalidate import report
+from scripts.prevalidate import sanitizers as pvsan
+from scripts.shared.gcov import remove_gcda
 
-REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CC_ERROR = re.compile(r'^(\S+?):(\d+):(?:\d+:)? (?:fatal )?error: (.*)$')
 KERNEL_PATH = re.compile(r'(?:^|/)(?:linux-patched|kernel-overlay|linux)/(.+)$')
 NINJA_STEP = re.compile(r'^\[(\d+)/(\d+)\] ')
@@ -282,9 +281,9 @@ def collect_scenarios(bd, into):
 # The plot script of each scenario (the JSON's "scenario" field); each
 # takes -o PNG and JSON:label arguments and overlays them.
 PLOTTERS = {
-	'log_concurrency': 'kshim_plot_log.py',
-	'wb_starvation': 'kshim_plot_wb.py',
-	'reclaim_stalls': 'kshim_plot_reclaim.py',
+	'log_concurrency': 'scripts.plot.log',
+	'wb_starvation': 'scripts.plot.wb',
+	'reclaim_stalls': 'scripts.plot.reclaim',
 }
 
 
@@ -307,10 +306,8 @@ def plot_scenarios(base, pat, out_dir, progress):
 				json.dump(runs[0], f)
 			args.append('%s:%s' % (path, side))
 		png = os.path.join(out_dir, stem + '.png')
-		r = subprocess.run([sys.executable,
-				    os.path.join(REPO, 'scripts', script),
-				    '-o', png] + args,
-				   capture_output=True, text=True)
+		r = subprocess.run([sys.executable, '-m', script, '-o', png] +
+				   args, cwd=REPO, capture_output=True, text=True)
 		why = (r.stderr.strip().splitlines() or ['failed'])[-1]
 		plots[name] = png if r.returncode == 0 else 'not plotted: ' + why
 	return plots

@@ -23,8 +23,7 @@ import sys
 import tarfile
 import tempfile
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import kshim_used_files as kuf  # noqa: E402
+from scripts.build import used_files as kuf
 
 DEB_TARBALL = './usr/src/linux-source-6.12.tar.xz'
 

@@ -21,8 +21,8 @@ import os
 import re
 import time
 
-import kshim_pv_compare as cmp
-import kshim_sanitizers as sanitizers
+from scripts.prevalidate import compare as cmp
+from scripts.shared import sanitizers
 
 KINDS = ('tsan', 'asan')
 NAMES = {'tsan': 'ThreadSanitizer', 'asan': 'AddressSanitizer + UBSan'}
