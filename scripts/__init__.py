@@ -31,6 +31,16 @@ class Error(Exception):
 		self.status = status
 
 
+def user_path(path):
+	"""PATH as the user typed it: relative to the working directory, or
+	else to the repository root, where ./kshim's build dirs are (so
+	"build" works from any directory)."""
+	if os.path.isabs(path) or os.path.exists(path):
+		return path
+	alt = os.path.join(REPO, path)
+	return alt if os.path.exists(alt) else path
+
+
 class ArgumentParser(argparse.ArgumentParser):
 	"""argparse whose usage errors are one line, not a usage block:
 	Error (exit 2) naming the --help to read."""

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-"""kshim prevalidate PATCH...: does a kernel patch break something?
+"""./kshim prevalidate PATCH...: does a kernel patch break something?
 
 Builds the kernel tree as is (base) and with the patches (patched) in two
 build directories kept under the work dir and reused, so a second run only
@@ -20,13 +20,14 @@ import os
 import re
 import shlex
 import shutil
-import subprocess
 import sys
 import time
 
+import scripts
 from scripts import REPO
 from scripts.build import used_files as kuf
 from scripts.build.tree import patch_targets
+from scripts.plot import common as plot
 from scripts.prevalidate import commits
 from scripts.prevalidate import compare as cmp
 from scripts.prevalidate import coverage as pvcov
@@ -117,23 +118,15 @@ def collect_scenarios(bd, into):
 			pass
 
 
-# The plot script of each scenario (the JSON's "scenario" field); each
-# takes -o PNG and JSON:label arguments and overlays them.
-PLOTTERS = {
-	'log_concurrency': 'scripts.plot.log',
-	'wb_starvation': 'scripts.plot.wb',
-	'reclaim_stalls': 'scripts.plot.reclaim',
-}
-
-
 def plot_scenarios(base, pat, out_dir, progress):
 	"""One PNG per scenario file in OUT_DIR, the first run of base and of
 	patched overlaid; returns {file: PNG path or why not}."""
 	plots = {}
 	jdir = os.path.join(out_dir, 'scenarios')
 	for name in sorted(set(base) & set(pat)):
-		script = PLOTTERS.get(base[name][0].get('scenario'))
-		if not script or not pat[name]:
+		# kshim plot's: the plot of the JSON's "scenario" field.
+		if base[name][0].get('scenario') not in plot.KINDS or \
+		   not pat[name]:
 			continue
 		progress('plot', name)
 		os.makedirs(jdir, exist_ok=True)
@@ -145,10 +138,11 @@ def plot_scenarios(base, pat, out_dir, progress):
 				json.dump(runs[0], f)
 			args.append('%s:%s' % (path, side))
 		png = os.path.join(out_dir, stem + '.png')
-		r = subprocess.run([sys.executable, '-m', script, '-o', png] +
-				   args, cwd=REPO, capture_output=True, text=True)
-		why = (r.stderr.strip().splitlines() or ['failed'])[-1]
-		plots[name] = png if r.returncode == 0 else 'not plotted: ' + why
+		try:
+			plot.draw(png, args)
+			plots[name] = png
+		except scripts.Error as e:
+			plots[name] = 'not plotted: %s' % e
 	return plots
 
 
@@ -501,7 +495,3 @@ def main(argv):
 	os.makedirs(res['out_dir'], exist_ok=True)
 	report.write(res)
 	return res['exit_status']
-
-
-if __name__ == '__main__':
-	sys.exit(main(sys.argv[1:]))
