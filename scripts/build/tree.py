@@ -1,6 +1,6 @@
-#!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""Prepare the kernel tree kshim compiles from.  Run by meson at configure time.
+"""Prepare the kernel tree kshim compiles from.  Run by meson at configure time
+(python3 -m scripts.build.tree).
 
 Prints ONE line on stdout on success: the absolute path of the tree to compile
 from.  On failure prints one line starting with "kshim:" on stderr and exits 1,
