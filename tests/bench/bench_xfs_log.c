@@ -14,7 +14,7 @@
  * whatever else the machine is doing: compare ratios, not runs.
  *
  * Environment: KSHIM_BENCH_N=64 runs that N alone (the profile,
- * scripts/kshim_profile.py, takes one N at a time);
+ * ./kshim profile, takes one N at a time);
  * KSHIM_BENCH_COMMITS=n changes the commits per N (rounded down to a
  * multiple of N).
  */

@@ -15,8 +15,10 @@ import tarfile
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(
 	os.path.abspath(__file__))))
-sys.path.insert(0, os.path.join(REPO, 'scripts'))
-from kshim_tree import KERNEL_DIRS  # noqa: E402
+# Run from run_cases.py, a script: the repository root goes on the path
+# to import the package scripts/, as ./kshim does.
+sys.path.insert(0, REPO)
+from scripts.build.tree import KERNEL_DIRS  # noqa: E402
 
 TARBALL = '/usr/src/linux-source-6.12.tar.xz'
 

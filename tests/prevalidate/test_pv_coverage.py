@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
 """The pure parts of kshim prevalidate's patch coverage
-(scripts/kshim_pv_coverage.py): which lines of the new file a patch
+(scripts/prevalidate/coverage.py): which lines of the new file a patch
 changed, found where patch really put them, and the test a wrapped
 command belongs to. No build needed."""
 
@@ -10,9 +10,10 @@ import sys
 import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(HERE)),
-				'scripts'))
-import kshim_pv_coverage as cov  # noqa: E402
+# A script (meson runs it, and so can you): the repository root goes on
+# the path to import the package scripts/, as ./kshim does.
+sys.path.insert(0, os.path.dirname(os.path.dirname(HERE)))
+from scripts.prevalidate import coverage as cov  # noqa: E402
 
 # One file, three hunks: a replacement, a pure deletion, an addition at
 # the end of a hunk; a removed line that looks like a file header.

@@ -47,7 +47,7 @@
  *
  * Output: a table on stdout, JSON to $KSHIM_SCENARIO_OUT/
  * log_concurrency.json (default: the current directory), which
- * scripts/kshim_plot_log.py plots.
+ * ./kshim plot plots.
  */
 #include "xfs.h"
 #include "xfs_fs.h"

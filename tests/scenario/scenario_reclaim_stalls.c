@@ -52,7 +52,7 @@
  * reclaim").
  *
  * Output: a table on stdout, JSON to $KSHIM_SCENARIO_OUT/
- * reclaim_stalls.json, which scripts/kshim_plot_reclaim.py plots.
+ * reclaim_stalls.json, which ./kshim plot plots.
  */
 #include "xfs.h"
 #include "xfs_fs.h"

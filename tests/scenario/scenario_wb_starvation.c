@@ -34,7 +34,7 @@
  *
  * Output: a table on stdout, JSON with the time series to
  * $KSHIM_SCENARIO_OUT (default wb_starvation.json), for
- * scripts/kshim_plot_wb.py.
+ * ./kshim plot.
  */
 #include <linux/kernel.h>
 #include <linux/fs.h>

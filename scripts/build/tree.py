@@ -1,6 +1,6 @@
-#!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""Prepare the kernel tree kshim compiles from.  Run by meson at configure time.
+"""Prepare the kernel tree kshim compiles from.  Run by meson at configure time
+(python3 -m scripts.build.tree).
 
 Prints ONE line on stdout on success: the absolute path of the tree to compile
 from.  On failure prints one line starting with "kshim:" on stderr and exits 1,
@@ -35,6 +35,8 @@ import sys
 import tarfile
 import time
 
+from scripts import REPO
+
 SUPPORTED = (6, 12)
 # The top-level parts of a kernel tree kshim extracts, copies for patches
 # and lets patches touch: what the compiled files and their headers need
@@ -42,7 +44,6 @@ SUPPORTED = (6, 12)
 # limits a git history to them.
 KERNEL_DIRS = ('Makefile', 'include', 'lib', 'mm', 'fs', 'kernel', 'block',
 	       'scripts')
-REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 class KshimError(Exception):
@@ -56,7 +57,7 @@ def die(msg):
 class Parser(argparse.ArgumentParser):
 	# argparse prints usage and exits 2; meson.build expects one kshim: line.
 	def error(self, message):
-		die('kshim_tree.py: %s' % message)
+		die('scripts.build.tree: %s' % message)
 
 
 def resolve_input(path, what, must_exist=True):

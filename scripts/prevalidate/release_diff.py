@@ -1,17 +1,17 @@
-#!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
 """The diff between two kernel releases in the files kshim compiles.
 
-usage: kshim_release_diff.py OLD NEW -o PATCH [--builddir build]
+  ./kshim release-diff OLD NEW -o PATCH [--builddir build]
 
 OLD and NEW are each a kernel tree, a linux-source-6.12.tar.xz, or the
 linux-source-6.12_*.deb Debian ships it in (apt-get download
 linux-source-6.12=6.12.107-1~deb12u1 fetches an older point release).
 
 The files are those BUILDDIR compiles and the kernel headers they include
-(kshim_used_files.py): a stable update's real upstream patches, cut down to
-what kshim can judge. Apply the result to OLD and every file kshim uses is
-NEW's, so `kshim prevalidate --kernel-tarball OLD PATCH` checks the update.
+(scripts/build/used_files.py): a stable update's real upstream patches, cut
+down to what kshim can judge. Apply the result to OLD and every file kshim
+uses is NEW's, so `./kshim prevalidate --kernel-tarball OLD PATCH` checks
+the update.
 Only the files needed are read out of a tarball; nothing is written but
 PATCH and a temporary directory.
 """
@@ -19,19 +19,17 @@ PATCH and a temporary directory.
 import argparse
 import os
 import subprocess
-import sys
 import tarfile
 import tempfile
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import kshim_used_files as kuf  # noqa: E402
+import scripts
+from scripts.build import used_files as kuf
 
 DEB_TARBALL = './usr/src/linux-source-6.12.tar.xz'
 
 
-def die(msg):
-	print('kshim_release_diff: %s' % msg, file=sys.stderr)
-	sys.exit(2)
+def die(msg, status=2):
+	raise scripts.Error(msg, status)
 
 
 def tarball_of(src, tmp):
@@ -81,26 +79,34 @@ def unified(old, new, rel):
 			    n if os.path.exists(n) else '/dev/null'],
 			   stdout=subprocess.PIPE, text=True, errors='replace')
 	if r.returncode > 1:
-		die('diff failed on %s' % rel)
+		die('diff failed on %s' % rel, status=1)
 	return r.stdout
 
 
 def main(argv):
-	ap = argparse.ArgumentParser(description=__doc__.split('\n')[1])
-	ap.add_argument('old')
-	ap.add_argument('new')
-	ap.add_argument('-o', '--output', required=True, metavar='PATCH')
-	ap.add_argument('--builddir', default='build',
+	paras = __doc__.split('\n\n')
+	ap = scripts.ArgumentParser(
+		prog='kshim release-diff', description=paras[0],
+		epilog='\n\n'.join(paras[2:]),
+		formatter_class=argparse.RawDescriptionHelpFormatter)
+	ap.add_argument('old', metavar='OLD',
+			help='the older release: a tree, a tarball or a .deb')
+	ap.add_argument('new', metavar='NEW', help='the newer release')
+	ap.add_argument('-o', '--output', required=True, metavar='PATCH',
+			help='the patch to write')
+	ap.add_argument('--builddir', default='build', metavar='DIR',
 			help='a built kshim build dir: which files kshim uses '
-			'(default %(default)s)')
+			'(relative to the working directory or the '
+			'repository root; default %(default)s)')
 	a = ap.parse_args(argv)
 	for src in (a.old, a.new):
 		if not os.path.exists(src):
 			die('%s not found' % src)
-	files = kuf.used_files(a.builddir)
-	if not kuf.compiled_c_files(a.builddir):
+	bd = scripts.user_path(a.builddir)
+	if not kuf.compiled_c_files(bd):
 		die('%s has no manifest.json: run ./kshim build first'
 		    % a.builddir)
+	files = kuf.used_files(bd)
 	with tempfile.TemporaryDirectory(prefix='kshim-release-diff-') as tmp:
 		old = tree_of(a.old, files, tmp, 'old')
 		new = tree_of(a.new, files, tmp, 'new')
@@ -113,7 +119,3 @@ def main(argv):
 			    sum(r.endswith('.c') for r, _ in changed),
 			    sum(not r.endswith('.c') for r, _ in changed)))
 	return 0
-
-
-if __name__ == '__main__':
-	sys.exit(main(sys.argv[1:]))

@@ -11,18 +11,17 @@ are run again on it: a clean patch, the common case, costs no base
 sanitizer build at all. A test that fails on patched and passes on base
 is a new report: a regression. Failing on both is pre-existing.
 
-The build and test steps are kshim_prevalidate's own (configure, build,
-meson_test), handed in as the module PV: this file is imported by it, and
-importing it back would give a second copy of the module (and of its
-CannotRun) when kshim_prevalidate.py runs as __main__.
+The build and test steps are the normal run's (build.py).
 """
 
 import os
 import re
 import time
 
-import kshim_pv_compare as cmp
-import kshim_sanitizers as sanitizers
+from scripts import REPO
+from scripts.prevalidate import build
+from scripts.prevalidate import compare as cmp
+from scripts.shared import sanitizers
 
 KINDS = ('tsan', 'asan')
 NAMES = {'tsan': 'ThreadSanitizer', 'asan': 'AddressSanitizer + UBSan'}
@@ -99,7 +98,7 @@ def failed(entries):
 		      e['result'] != 'SKIP')
 
 
-def run_tests(side, bd, kind, a, progress, pv, names=()):
+def run_tests(side, bd, kind, a, progress, names=()):
 	"""meson test in BD (only NAMES if given); {name: entry}, and
 	whether it needed setarch -R (TSan under this kernel's ASLR)."""
 	env = dict(os.environ, KSHIM_SEEDS=str(a.seeds),
@@ -108,32 +107,32 @@ def run_tests(side, bd, kind, a, progress, pv, names=()):
 	if not names:
 		for s in EXCLUDED:
 			args += ['--no-suite', s]
-	logbase = pv.LOGBASE + ('-recheck' if names else '')
-	entries = pv.meson_test(side, bd, env, logbase, progress, args)
+	logbase = build.LOGBASE + ('-recheck' if names else '')
+	entries = build.meson_test(side, bd, env, logbase, progress, args)
 	if kind == 'tsan' and any(sanitizers.TSAN_MAPPING in e['output']
 				  for e in entries.values()):
 		progress('%s: ASLR too wide for TSan, re-running under '
 			 'setarch -R' % side)
 		wrap = ['--wrapper', ' '.join(sanitizers.no_aslr())]
-		return pv.meson_test(side, bd, env, logbase, progress,
-				     wrap + args), True
+		return build.meson_test(side, bd, env, logbase, progress,
+					wrap + args), True
 	return entries, False
 
 
-def prepare(side, bd, kind, a, patches, phases, progress, pv):
+def prepare(side, bd, kind, a, patches, phases, progress):
 	"""Configure (a first setup picks the compiler) and build BD."""
 	env = None
-	if not pv.is_configured(bd):
+	if not build.is_configured(bd):
 		env = sanitizers.setup_env(kind)  # OSError: cannot build it
 	t = time.monotonic()
-	pv.configure(side, bd, a, patches, progress,
-		     extra=sanitizers.OPTIONS[kind], env=env)
-	b = pv.build(side, bd, progress)
+	build.configure(side, bd, a, patches, progress,
+			extra=sanitizers.OPTIONS[kind], env=env)
+	b = build.build(side, bd, progress)
 	phases['%s build' % side] = time.monotonic() - t
 	return b['steps']
 
 
-def run_kind(kind, a, patches, phases, progress, pv):
+def run_kind(kind, a, patches, phases, progress):
 	bds = {s: os.path.join(a.workdir, '%s-%s' % (s, kind))
 	       for s in ('patched', 'base')}
 	res = dict(kind=kind, name=NAMES[kind], status='ran',
@@ -142,28 +141,28 @@ def run_kind(kind, a, patches, phases, progress, pv):
 	try:
 		res['build_steps']['patched'] = prepare(
 			'patched-' + kind, bds['patched'], kind, a, patches,
-			phases, progress, pv)
+			phases, progress)
 	except OSError as e:
 		# No compiler for it: say so, keep the rest of the verdict.
 		res.update(status='not run', reason=str(e))
 		return res
 	t = time.monotonic()
 	pat, res['no_aslr'] = run_tests('patched-' + kind, bds['patched'],
-					kind, a, progress, pv)
+					kind, a, progress)
 	phases['patched-%s tests' % kind] = time.monotonic() - t
 	res['tests'] = len(pat)
 	res['failed'] = failed(pat)
 	if not res['failed']:
 		return res
 	res['build_steps']['base'] = prepare('base-' + kind, bds['base'], kind,
-					     a, [], phases, progress, pv)
+					     a, [], phases, progress)
 	t = time.monotonic()
 	base, _ = run_tests('base-' + kind, bds['base'], kind, a, progress,
-			    pv, res['failed'])
+			    res['failed'])
 	phases['base-%s re-run' % kind] = time.monotonic() - t
 	for name in res['failed']:
 		p, b = pat[name], base.get(name)
-		summary, block = first_report(p['output'], pv.REPO)
+		summary, block = first_report(p['output'], REPO)
 		row = dict(name=name, suites=p['suites'], patched=p['result'],
 			   base=b['result'] if b else 'not run',
 			   summary=summary or 'no sanitizer report: %s' %
@@ -173,11 +172,11 @@ def run_kind(kind, a, patches, phases, progress, pv):
 			res['pre_existing'].append(row)
 		else:
 			res['regressions'].append(row)
-	confirm(res, bds['patched'], kind, a, progress, pv)
+	confirm(res, bds['patched'], kind, a, progress)
 	return res
 
 
-def confirm(res, bd, kind, a, progress, pv):
+def confirm(res, bd, kind, a, progress):
 	"""Run each new report's test once more on patched and say whether
 	it failed again, as the normal run does for its parallel-backend
 	regressions: a racy test (TSan) may fail once whatever the patch,
@@ -185,8 +184,7 @@ def confirm(res, bd, kind, a, progress, pv):
 	names = [r['name'] for r in res['regressions']]
 	if not names:
 		return
-	again, _ = run_tests('patched-' + kind, bd, kind, a, progress, pv,
-			     names)
+	again, _ = run_tests('patched-' + kind, bd, kind, a, progress, names)
 	for r in res['regressions']:
 		e = again.get(r['name'])
 		r['rerun'] = 'failed again' if e is not None and \
@@ -194,10 +192,10 @@ def confirm(res, bd, kind, a, progress, pv):
 			'passed on a re-run: intermittent'
 
 
-def run(a, patches, phases, progress, pv):
+def run(a, patches, phases, progress):
 	"""Both sanitizers on the patched tree; {kind: result}. A build that
-	fails raises pv.CannotRun (exit 2), as the normal build does."""
-	return {kind: run_kind(kind, a, patches, phases, progress, pv)
+	fails raises CannotRun (exit 2), as the normal build does."""
+	return {kind: run_kind(kind, a, patches, phases, progress)
 		for kind in KINDS}
 
 

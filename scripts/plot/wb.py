@@ -1,24 +1,22 @@
-#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
 """Plot the large file's dirty pages over time from the wb_starvation
 scenario's JSON files (one line per file: base and patched runs can be
 overlaid) into a PNG, with gnuplot (Debian: gnuplot-nox).
 
-  scripts/kshim_plot_wb.py -o wb.png build/tests/wb_starvation_kupdate.json
-  scripts/kshim_plot_wb.py -o cmp.png base.json:base patched.json:patched
+  ./kshim plot -o wb.png build/tests/wb_starvation_kupdate.json
+  ./kshim plot -o cmp.png base.json:base patched.json:patched
 """
 import os
-import sys
 import tempfile
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import kshim_plot_common as common  # noqa: E402
+from scripts.plot import common
 
 
-def main():
-    a = common.parse_args(__doc__)
+def plot(output, runs):
+    """RUNS: [(label, parsed JSON)] into the PNG OUTPUT."""
     plots = []
     with tempfile.TemporaryDirectory() as tmp:
-        for i, (label, d) in enumerate(common.load_runs(a.runs)):
+        for i, (label, d) in enumerate(runs):
             label = label or f'{d["regime"]} ({d["verdict"]})'
             dat = os.path.join(tmp, f'{i}.dat')
             with open(dat, 'w') as f:
@@ -27,14 +25,10 @@ def main():
             plots.append(f"'{dat}' using 1:2 with lines lw 2 title '{label}'")
         script = (
             'set terminal pngcairo size 900,500\n'
-            f"set output '{a.output}'\n"
+            f"set output '{output}'\n"
             "set title 'wb\\_starvation: dirty data of the large file over time'\n"
             "set xlabel 'seconds since the first write of the large file (virtual)'\n"
             "set ylabel 'dirty MiB of the large file'\n"
             'set grid\n'
             'plot ' + ', '.join(plots) + '\n')
-        common.gnuplot(script, a.output)
-
-
-if __name__ == '__main__':
-    main()
+        common.gnuplot(script, output)

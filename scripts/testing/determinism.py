@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
 """Determinism check of the deterministic backend.
 
@@ -7,7 +6,9 @@ hash (the hash of every scheduling decision) and the same results every
 time; then one run with another seed must give a different hash.
 WRAPPER (e.g. "valgrind -q") is put in front of each run if given.
 
-usage: kshim_determinism.py RUNS BINARY... [-- WRAPPER...]
+usage: python3 -m scripts.testing.determinism RUNS BINARY... [-- WRAPPER...]
+(meson test determinism; from the repository root, or with it in
+PYTHONPATH)
 """
 import os
 import re

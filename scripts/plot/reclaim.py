@@ -1,19 +1,16 @@
-#!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
 """Plot the reclaim_stalls scenario (seed 000) from its JSON: the
 allocation latency histogram (allocations per power-of-two latency
 bucket, kshim clock), one line per file, so base and patched runs can be
 overlaid; into a PNG with gnuplot (Debian: gnuplot-nox).
 
-  scripts/kshim_plot_reclaim.py -o reclaim.png build/tests/reclaim_stalls.json
-  scripts/kshim_plot_reclaim.py -o cmp.png base.json:base patched.json:patched
+  ./kshim plot -o reclaim.png build/tests/reclaim_stalls.json
+  ./kshim plot -o cmp.png base.json:base patched.json:patched
 """
 import os
-import sys
 import tempfile
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import kshim_plot_common as common  # noqa: E402
+from scripts.plot import common
 
 
 def bucket_label(i):
@@ -27,11 +24,11 @@ def bucket_label(i):
     return f'{ns}ns'
 
 
-def main():
-    a = common.parse_args(__doc__)
+def plot(output, runs):
+    """RUNS: [(label, parsed JSON)] into the PNG OUTPUT."""
     plots = []
     with tempfile.TemporaryDirectory() as tmp:
-        for i, (label, d) in enumerate(common.load_runs(a.runs)):
+        for i, (label, d) in enumerate(runs):
             label = label or d.get('backend', '')
             title = (f"{label}: {d['allocations_delayed']} of "
                      f"{d['allocations']} delayed, max "
@@ -45,15 +42,11 @@ def main():
                          f"title '{title}'")
         script = (
             'set terminal pngcairo size 1000,450\n'
-            f"set output '{a.output}'\n"
+            f"set output '{output}'\n"
             "set title 'reclaim\\_stalls (seed 000): allocation latency "
             "under inode-cache pressure'\n"
             'set grid\nset key top right\nset xtics rotate by -45\n'
             "set xlabel 'allocation latency (bucket: at least)'\n"
             "set ylabel 'allocations'\nset logscale y 10\nset yrange [0.8:*]\n"
             'plot ' + ', '.join(plots) + '\n')
-        common.gnuplot(script, a.output)
-
-
-if __name__ == '__main__':
-    main()
+        common.gnuplot(script, output)

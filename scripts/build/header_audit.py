@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
 """Header audit (DESIGN.md rule 5), run as a test after the build.
 
@@ -8,7 +7,8 @@ dependency log, i.e. the compiler's own -MD output) may come from
 /usr/include: a host <linux/...> or <asm/...> header silently standing in
 for a missing shim is exactly the bug this guards against.
 
-usage: kshim_header_audit.py BUILDDIR
+usage: python3 -m scripts.build.header_audit BUILDDIR   (meson test
+       header_audit; from the repository root, or with it in PYTHONPATH)
 """
 import json
 import os

@@ -1,10 +1,11 @@
 # SPDX-License-Identifier: GPL-2.0
-"""kshim prevalidate PATCH...: does a kernel patch break something?
+"""./kshim prevalidate PATCH...: does a kernel patch break something?
 
 Builds the kernel tree as is (base) and with the patches (patched) in two
 build directories kept under the work dir and reused, so a second run only
 recompiles what changed; runs the test suite and the scenarios on both;
-compares (kshim_pv_compare.py) and reports (kshim_pv_report.py).
+compares (compare.py) and reports (report.py); build.py configures, builds
+and runs meson test, for the sanitizer builds (sanitizers.py) too.
 
 Exit status: 0 no regression, 1 a regression, 2 could not run (the first
 line on stdout says why). Progress goes to stderr: one updating line on a
@@ -19,35 +20,26 @@ import os
 import re
 import shlex
 import shutil
-import subprocess
 import sys
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import kshim_pv_commits as commits  # noqa: E402
-import kshim_pv_compare as cmp  # noqa: E402
-import kshim_pv_coverage as pvcov  # noqa: E402
-import kshim_pv_report as report  # noqa: E402
-import kshim_used_files as kuf  # noqa: E402
-import kshim_pv_sanitizers as pvsan  # noqa: E402
-from kshim_gcov import remove_gcda  # noqa: E402
-from kshim_tree import patch_targets  # noqa: E402
+import scripts
+from scripts import REPO
+from scripts.build import used_files as kuf
+from scripts.build.tree import patch_targets
+from scripts.plot import common as plot
+from scripts.prevalidate import commits
+from scripts.prevalidate import compare as cmp
+from scripts.prevalidate import coverage as pvcov
+from scripts.prevalidate import report
+from scripts.prevalidate import sanitizers as pvsan
+from scripts.prevalidate.build import (CannotRun, DEFAULT_TARBALL, LOGBASE,
+				       build, configure, intro_tests,
+				       meson_test)
+from scripts.shared.gcov import remove_gcda
 
-REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-CC_ERROR = re.compile(r'^(\S+?):(\d+):(?:\d+:)? (?:fatal )?error: (.*)$')
-KERNEL_PATH = re.compile(r'(?:^|/)(?:linux-patched|kernel-overlay|linux)/(.+)$')
-NINJA_STEP = re.compile(r'^\[(\d+)/(\d+)\] ')
-MESON_STEP = re.compile(r'^\s*(\d+)/(\d+) (\S+ / )?(\S+)\s+(\S+)')
-LOGBASE = 'prevalidate'
 # Bump when what is stored in base-results.json changes shape.
 CACHE_VERSION = 3
-# meson.options' kernel_tarball default: passed explicitly, so a work dir
-# configured once with --kernel-tarball goes back to it when it is not given.
-DEFAULT_TARBALL = '/usr/src/linux-source-6.12.tar.xz'
-
-
-class CannotRun(Exception):
-	"""Exit 2: the message is the one-line reason."""
 
 
 class Progress:
@@ -83,128 +75,15 @@ class Progress:
 			self.s.flush()
 
 
-def stream(cmd, on_line, env=None, cwd=REPO):
-	"""Run CMD, feed each output line to on_line; (rc, output)."""
-	try:
-		p = subprocess.Popen(cmd, cwd=cwd, stdout=subprocess.PIPE,
-				     stderr=subprocess.STDOUT, env=env,
-				     text=True, errors='replace')
-	except FileNotFoundError:
-		raise CannotRun('%s not found; run ./kshim setup' % cmd[0])
-	out = []
-	for line in p.stdout:
-		out.append(line)
-		on_line(line.rstrip('\n'))
-	return p.wait(), ''.join(out)
-
-
-def is_configured(bd):
-	return os.path.isfile(os.path.join(bd, 'meson-private',
-					   'coredata.dat'))
-
-
-def build_options(bd):
-	r = subprocess.run(['meson', 'introspect', '--buildoptions', bd],
-			   stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-			   text=True)
-	try:
-		return {o['name']: o['value'] for o in json.loads(r.stdout)}
-	except ValueError:
-		return {}
-
-
-def configure(side, bd, a, patches, progress, extra=(), env=None,
-	      options=None):
-	"""meson setup BD; a reconfigure when an option differs (always on
-	the patched side: the patches' text may have changed, not their
-	names). EXTRA: more -D options (a sanitizer build's, which never
-	change for a build dir); OPTIONS: {name: value} options compared with
-	the build dir's (coverage's); ENV: added to the environment (CC)."""
-	want = dict(kernel_src=a.kernel_src or '',
-		    kernel_tarball=a.kernel_tarball or DEFAULT_TARBALL)
-	opts = ['-D%s=%s' % kv for kv in sorted(want.items())] + \
-		['-Dkernel_patches=' + ','.join(patches)] + list(extra) + \
-		['-D%s=%s' % (k, str(v).lower())
-		 for k, v in sorted((options or {}).items())]
-	if is_configured(bd):
-		cur = build_options(bd)
-		same = all(cur.get(k, '') == v for k, v in want.items()) and \
-			list(cur.get('kernel_patches') or []) == patches and \
-			all(cur.get(k) == v for k, v in (options or {}).items())
-		if same and not patches:
-			return
-		moved = ['-D%s=%s' % (k, str(v).lower())
-			 for k, v in sorted((options or {}).items())
-			 if cur.get(k) != v]
-		if moved:
-			# meson 1.0's setup --reconfigure ignores a changed
-			# base option (b_coverage); meson configure sets it.
-			rc, out = stream(['meson', 'configure', bd] + moved,
-					 lambda l: None)
-			if rc != 0:
-				raise CannotRun('meson configure %s %s failed: %s'
-						% (bd, ' '.join(moved),
-						   out.strip()[-200:]))
-		cmd = ['meson', 'setup', '--reconfigure', bd] + opts
-	else:
-		cmd = ['meson', 'setup', bd] + opts
-	progress('%s: configuring' % side, os.path.relpath(bd, REPO))
-	rc, out = stream(cmd, lambda l: None,
-			 env=dict(os.environ, **env) if env else None)
-	if rc == 0:
-		return
-	for line in out.splitlines():
-		m = re.search(r'\bkshim: (.*)$', line)
-		if m:
-			raise CannotRun(m.group(1).strip())
-	errs = [l.strip() for l in out.splitlines() if 'ERROR:' in l]
-	raise CannotRun('meson setup of the %s build failed: %s (log: %s)' % (
-		side, errs[-1] if errs else 'see ' + bd,
-		os.path.join(bd, 'meson-logs', 'meson-log.txt')))
-
-
-def short_path(path):
-	"""A kernel file as the patch names it (fs/xfs/xfs_log.c), whether the
-	compiler saw it through the overlay or in the tree."""
-	m = KERNEL_PATH.search(path)
-	if m:
-		return m.group(1)
-	return os.path.relpath(os.path.normpath(path), REPO) \
-		if os.path.isabs(path) else path
-
-
-def build(side, bd, progress):
-	t0 = time.monotonic()
-	steps = [0]
-
-	def on_line(l):
-		m = NINJA_STEP.match(l)
-		if m:
-			steps[0] = int(m.group(1))
-			progress('%s: building' % side, '%s/%s' % m.groups())
-	rc, out = stream(['ninja', '-C', bd], on_line)
-	if rc != 0:
-		for line in out.splitlines():
-			m = CC_ERROR.match(line.strip())
-			if m:
-				raise CannotRun('build failed (%s): %s:%s: error: '
-						'%s' % (side,
-							short_path(m.group(1)),
-							m.group(2), m.group(3)))
-		last = [l for l in out.splitlines() if l.strip()]
-		raise CannotRun('build failed (%s): %s' % (
-			side, last[-1] if last else 'ninja exit %d' % rc))
-	return dict(seconds=time.monotonic() - t0, steps=steps[0])
-
-
-def intro_tests(bd):
-	r = subprocess.run(['meson', 'introspect', '--tests', bd],
-			   stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-			   text=True)
-	try:
-		return json.loads(r.stdout or '[]')
-	except ValueError:
-		return []
+def run_files(cmd):
+	"""The files test command CMD runs: its arguments that are files,
+	and the module of python3 -m scripts.TOOL.MODULE."""
+	out = [c for c in cmd if os.path.isfile(c)]
+	for i, c in enumerate(cmd[:-1]):
+		if c == '-m':
+			out.append(os.path.join(REPO, *cmd[i + 1].split('.')) +
+				   '.py')
+	return out
 
 
 def build_stamp(bd, a):
@@ -217,52 +96,12 @@ def build_stamp(bd, a):
 	for t in sorted(intro_tests(bd), key=lambda t: t['name']):
 		h.update(json.dumps([t['name'], t['cmd'],
 				     sorted(t.get('env', {}).items())]).encode())
-		for c in t['cmd']:
+		for c in run_files(t['cmd']):
 			if os.path.isfile(c):
 				st = os.stat(c)
 				h.update(('%s %d %d' % (c, st.st_size,
 							st.st_mtime_ns)).encode())
 	return h.hexdigest()
-
-
-def read_testlog(bd, logbase):
-	entries = {}
-	path = os.path.join(bd, 'meson-logs', logbase + '.json')
-	try:
-		with open(path, errors='replace') as f:
-			for line in f:
-				if line.strip():
-					e = cmp.parse_entry(json.loads(line))
-					entries[e['name']] = e
-	except (OSError, ValueError):
-		pass
-	return entries
-
-
-def meson_test(side, bd, env, logbase, progress, args=()):
-	def on_line(l):
-		m = MESON_STEP.match(l)
-		if m:
-			progress('%s: testing' % side, '%s/%s %s %s' % (
-				m.group(1), m.group(2), m.group(4),
-				m.group(5)))
-	written = logbase
-	if '--wrapper' in args:
-		# meson adds the wrapper's name to the log's.
-		written += '-' + os.path.basename(shlex.split(
-			args[list(args).index('--wrapper') + 1])[0])
-	log = os.path.join(bd, 'meson-logs', written + '.json')
-	if os.path.exists(log):
-		os.unlink(log)
-	rc, out = stream(['meson', 'test', '-C', bd, '--no-rebuild',
-			  '--logbase', logbase] + list(args), on_line,
-			 env=env)
-	entries = read_testlog(bd, written)
-	if not entries:
-		raise CannotRun('meson test wrote no results in the %s build '
-				'(exit %d): %s' % (side, rc,
-						   out.strip().splitlines()[-1:]))
-	return entries
 
 
 def scenario_files(bd):
@@ -279,23 +118,15 @@ def collect_scenarios(bd, into):
 			pass
 
 
-# The plot script of each scenario (the JSON's "scenario" field); each
-# takes -o PNG and JSON:label arguments and overlays them.
-PLOTTERS = {
-	'log_concurrency': 'kshim_plot_log.py',
-	'wb_starvation': 'kshim_plot_wb.py',
-	'reclaim_stalls': 'kshim_plot_reclaim.py',
-}
-
-
 def plot_scenarios(base, pat, out_dir, progress):
 	"""One PNG per scenario file in OUT_DIR, the first run of base and of
 	patched overlaid; returns {file: PNG path or why not}."""
 	plots = {}
 	jdir = os.path.join(out_dir, 'scenarios')
 	for name in sorted(set(base) & set(pat)):
-		script = PLOTTERS.get(base[name][0].get('scenario'))
-		if not script or not pat[name]:
+		# kshim plot's: the plot of the JSON's "scenario" field.
+		if base[name][0].get('scenario') not in plot.KINDS or \
+		   not pat[name]:
 			continue
 		progress('plot', name)
 		os.makedirs(jdir, exist_ok=True)
@@ -307,12 +138,11 @@ def plot_scenarios(base, pat, out_dir, progress):
 				json.dump(runs[0], f)
 			args.append('%s:%s' % (path, side))
 		png = os.path.join(out_dir, stem + '.png')
-		r = subprocess.run([sys.executable,
-				    os.path.join(REPO, 'scripts', script),
-				    '-o', png] + args,
-				   capture_output=True, text=True)
-		why = (r.stderr.strip().splitlines() or ['failed'])[-1]
-		plots[name] = png if r.returncode == 0 else 'not plotted: ' + why
+		try:
+			plot.draw(png, args)
+			plots[name] = png
+		except scripts.Error as e:
+			plots[name] = 'not plotted: %s' % e
 	return plots
 
 
@@ -565,9 +395,7 @@ def run(a, progress):
 					 kuf.manifest(bds['patched']).get('tree'),
 					 patches, seen, a.workdir)
 		phases['coverage (gcov)'] = time.monotonic() - t
-	# This module is handed in: see kshim_pv_sanitizers.py.
-	san = pvsan.run(a, patches, phases, progress, sys.modules[__name__]) \
-		if a.sanitizers else None
+	san = pvsan.run(a, patches, phases, progress) if a.sanitizers else None
 	phases['total'] = time.monotonic() - t_start
 	progress.done()
 	man = kuf.manifest(bds['patched'])
@@ -667,7 +495,3 @@ def main(argv):
 	os.makedirs(res['out_dir'], exist_ok=True)
 	report.write(res)
 	return res['exit_status']
-
-
-if __name__ == '__main__':
-	sys.exit(main(sys.argv[1:]))

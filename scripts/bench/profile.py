@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
 """Where a kshim binary spends its time: shim against kernel code.
 
@@ -27,19 +26,18 @@ The shim class is split further by service (locks, scheduler, bdev,
 ...: SHIM_PARTS below, by file), the service being the one the kernel
 or test code called (see shim_part()); its top functions are printed,
 by the function the sample hit or the host call was made from, with
-their own and
-their host time, the host function most of that was, and the function
+their own and their host time, the host function most of that was, and the function
 the sample was most often inside. Samples of other processes (mkfs.xfs
 and the shell the harness runs) are counted apart and left out.
 
 The environment passes through, so KSHIM_BACKEND=det KSHIM_BENCH_N=64
-scripts/kshim_profile.py build/tests/bench_xfs_log profiles that run.
+./kshim profile build/tests/bench_xfs_log profiles that run.
 perf record needs kernel.perf_event_paranoid <= 2 for a process's own
 samples (root: any), and writes about 16 KiB per sample (-F and the
 run's length decide the size).
 
-usage: kshim_profile.py [-F HZ] [-o|-i perf.data] [--top N] [--json OUT]
-                        BINARY [ARGS...]
+usage: ./kshim profile [-F HZ] [-o|-i perf.data] [--top N] [--json OUT]
+                       BINARY [ARGS...]
 """
 import argparse
 import collections
@@ -50,7 +48,10 @@ import subprocess
 import sys
 import tempfile
 
-REPO = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
+import scripts
+
+# Real: compared with the real paths of the binary's source files.
+REPO = os.path.realpath(scripts.REPO)
 PERF = '/usr/bin/perf'
 
 # Shim files by what they do: the first pattern that matches the file's
@@ -117,8 +118,8 @@ def record(args, data):
                        text=True)
     sys.stdout.write(r.stdout)
     if r.returncode != 0:
-        sys.exit('kshim_profile: %s exited with %d' % (args.binary,
-                                                       r.returncode))
+        raise scripts.Error('%s exited with %d' % (args.binary,
+                                                   r.returncode), status=1)
 
 
 def load_segments(binary):
@@ -234,21 +235,37 @@ def resolve(binary, addrs):
     return res
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
-    ap.add_argument('-F', dest='freq', type=int, default=1000,
+def main(argv):
+    ap = scripts.ArgumentParser(
+        prog='kshim profile', description=__doc__.split('\n')[0],
+        # The classes, the views and the environment; not the code notes.
+        epilog='\n\n'.join(__doc__.split('\n\n')[i] for i in (1, 2, 3, 5)),
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument('-F', dest='freq', type=int, default=1000, metavar='HZ',
                     help='samples per second per CPU (default 1000)')
-    ap.add_argument('-o', dest='data', help='keep perf.data here')
-    ap.add_argument('-i', dest='input',
+    ap.add_argument('-o', dest='data', metavar='perf.data',
+                    help='keep perf.data here')
+    ap.add_argument('-i', dest='input', metavar='perf.data',
                     help='analyse this perf.data (of BINARY) instead of '
                          'recording')
-    ap.add_argument('--top', type=int, default=10)
-    ap.add_argument('--json', help='write the shares as JSON here')
-    ap.add_argument('binary')
-    ap.add_argument('args', nargs=argparse.REMAINDER)
-    args = ap.parse_args()
+    ap.add_argument('--top', type=int, default=10, metavar='N',
+                    help='functions listed per table (default 10)')
+    ap.add_argument('--json', metavar='OUT',
+                    help='write the shares as JSON here')
+    ap.add_argument('binary', metavar='BINARY',
+                    help='a kshim test or benchmark binary '
+                         '(build/tests/bench_xfs_log)')
+    ap.add_argument('args', nargs=argparse.REMAINDER, metavar='ARGS',
+                    help='its arguments')
+    args = ap.parse_args(argv)
+    if not os.path.isfile(args.binary) or \
+       not os.access(args.binary, os.X_OK):
+        raise scripts.Error('%s is not an executable file' % args.binary)
+    if args.input and not os.path.isfile(args.input):
+        raise scripts.Error('-i %s: no such file' % args.input)
     if not os.access(PERF, os.X_OK):
-        sys.exit('kshim_profile: %s not found (linux-perf)' % PERF)
+        raise scripts.Error('%s not found (apt-get install linux-perf)'
+                            % PERF, status=1)
 
     builddir = os.path.dirname(os.path.dirname(os.path.realpath(args.binary)))
     trees = kernel_trees(builddir)
@@ -258,7 +275,7 @@ def main():
             record(args, data)
         raw = list(samples(data, args.binary))
     if not raw:
-        sys.exit('kshim_profile: no samples')
+        raise scripts.Error('no samples', status=1)
     # The binary's process: the pid with the most samples in the binary.
     pids = collections.Counter(p for p, c, fr in raw if fr[0][3])
     main_pid = pids.most_common(1)[0][0]
@@ -376,7 +393,7 @@ def main():
 
     env = ' '.join('%s=%s' % (k, v) for k, v in sorted(os.environ.items())
                    if k.startswith('KSHIM_'))
-    print('\nkshim_profile: %s %s' % (args.binary, ' '.join(args.args)))
+    print('\nkshim profile: %s %s' % (args.binary, ' '.join(args.args)))
     print('environment: %s' % (env or '(none)'))
     print('%d samples of the binary\'s process (cpu-clock, %d Hz); %d of '
           'other processes left out (%s)' %
@@ -423,7 +440,5 @@ def main():
                        'shim_parts_charged': dict(charged_part),
                        'shim_top': tot.most_common(args.top),
                        'host_top': host.most_common(args.top)}, f, indent=1)
+    return 0
 
-
-if __name__ == '__main__':
-    main()

@@ -9,12 +9,12 @@ the result, for scripts (tests/prevalidate/ reads it).
 import json
 import os
 
-import kshim_pv_compare as cmp
-from kshim_pv_sanitizers import new_reports
+from scripts import REPO
+from scripts.prevalidate import compare as cmp
+from scripts.prevalidate.sanitizers import new_reports
 
 TERM_ROWS = 12
 TERM_FILES = 8
-REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 def rel(p):

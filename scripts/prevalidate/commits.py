@@ -13,7 +13,7 @@ import os
 import shutil
 import subprocess
 
-from kshim_tree import KERNEL_DIRS
+from scripts.build.tree import KERNEL_DIRS
 
 
 class GitError(Exception):

@@ -2,8 +2,7 @@
 """kshim prevalidate: compare what the base and the patched build did.
 
 Pure functions over data already collected (meson's testlog.json entries,
-the scenarios' JSON files); kshim_prevalidate.py runs things, and
-kshim_pv_report.py prints.
+the scenarios' JSON files); main.py runs things, and report.py prints.
 
 Tests: a test that passes on base and fails on patched is a regression;
 failing on both is pre-existing. The 'finding' suite holds reproductions of

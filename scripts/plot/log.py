@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
 """Plot the log_concurrency scenario (seed 002) from its JSON: commits per
 second and mean wait for log space against the number of concurrent
@@ -6,22 +5,20 @@ tasks, one line per regime (CIL push on time / held back) and per file
 (base and patched runs can be overlaid), into a PNG with gnuplot
 (Debian: gnuplot-nox).
 
-  scripts/kshim_plot_log.py -o log.png build/tests/log_concurrency.json
-  scripts/kshim_plot_log.py -o cmp.png base.json:base patched.json:patched
+  ./kshim plot -o log.png build/tests/log_concurrency.json
+  ./kshim plot -o cmp.png base.json:base patched.json:patched
 """
 import os
-import sys
 import tempfile
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import kshim_plot_common as common  # noqa: E402
+from scripts.plot import common
 
 
-def main():
-    a = common.parse_args(__doc__)
+def plot(output, runs):
+    """RUNS: [(label, parsed JSON)] into the PNG OUTPUT."""
     rate, wait = [], []
     with tempfile.TemporaryDirectory() as tmp:
-        for i, (label, d) in enumerate(common.load_runs(a.runs)):
+        for i, (label, d) in enumerate(runs):
             label = label or d.get('backend', '')
             for push in ('on', 'late'):
                 rows = sorted((r for r in d['runs'] if r['push'] == push),
@@ -38,7 +35,7 @@ def main():
                 wait.append(f"'{dat}' using 1:3 with linespoints lw 2 title '{title}'")
         script = (
             'set terminal pngcairo size 1000,450\n'
-            f"set output '{a.output}'\n"
+            f"set output '{output}'\n"
             'set multiplot layout 1,2 title '
             "'log\\_concurrency (seed 002): tr\\_write commits on the smallest log'\n"
             'set logscale x 2\nset grid\nset key bottom left\n'
@@ -49,8 +46,4 @@ def main():
             "set ylabel 'mean wait for log space per commit (us)'\n"
             'plot ' + ', '.join(wait) + '\n'
             'unset multiplot\n')
-        common.gnuplot(script, a.output)
-
-
-if __name__ == '__main__':
-    main()
+        common.gnuplot(script, output)

@@ -30,6 +30,8 @@ import subprocess
 import sys
 import tempfile
 
+from scripts import REPO
+
 HUNK = re.compile(r'^@@ -\d+(?:,(\d+))? \+(\d+)(?:,(\d+))? @@')
 # The build options of both sides: base and patched are coverage builds,
 # so coverage needs no third build and the real-time figures they compare
@@ -194,8 +196,13 @@ def prepare(bd, workdir, tests):
 			       tests=[dict(name=t['name'], cmd=t['cmd'],
 					   env=t.get('env') or {})
 				      for t in tests]), f)
-	wrapper = '%s %s wrap' % (sys.executable, os.path.abspath(__file__))
-	return ['--wrapper', wrapper], {MAP_ENV: path}
+	# Run as a module, like every module of scripts/: the repository
+	# root goes on the path of the wrapper (and of the tests it runs).
+	wrapper = '%s -m scripts.prevalidate.coverage wrap' % sys.executable
+	pythonpath = [REPO] + [p for p in os.environ.get(
+		'PYTHONPATH', '').split(os.pathsep) if p]
+	return ['--wrapper', wrapper], {MAP_ENV: path,
+					'PYTHONPATH': os.pathsep.join(pythonpath)}
 
 
 def pick(tests, argv, environ):
@@ -363,5 +370,5 @@ def collect(bd, tree, patches, compiled, workdir):
 if __name__ == '__main__':
 	if sys.argv[1:2] == ['wrap'] and len(sys.argv) > 2:
 		wrap(sys.argv[2:])
-	sys.exit('usage: %s wrap COMMAND... (meson test --wrapper)'
-		 % sys.argv[0])
+	sys.exit('usage: python3 -m scripts.prevalidate.coverage wrap '
+		 'COMMAND... (meson test --wrapper)')

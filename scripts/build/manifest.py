@@ -1,16 +1,16 @@
-#!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""Write or print kshim's build manifest: which kernel, which patches, and the
-sha256 of every kernel file compiled.
+"""kshim's build manifest: which kernel, which patches, and the sha256 of
+every kernel file compiled.
 
-Build time (a meson custom_target):
-  kshim_manifest.py --tree-json WORKDIR/tree.json --tree TREE --out OUT FILE...
+Report time (main):
+  ./kshim manifest BUILDDIR_OR_MANIFEST
+
+Build time, meson's custom_target (write_main):
+  python3 -m scripts.build.manifest --tree-json WORKDIR/tree.json \
+          --tree TREE --out OUT FILE...
 FILE is a kernel-relative path ("mm/list_lru.c") or an absolute path inside
 TREE or inside the overlay (a symlink into TREE); either is recorded
 tree-relative.
-
-Report time:
-  kshim_manifest.py --print BUILDDIR/manifest.json
 """
 
 import argparse
@@ -19,6 +19,8 @@ import json
 import os
 import sys
 
+import scripts
+
 
 class KshimError(Exception):
 	pass
@@ -26,7 +28,7 @@ class KshimError(Exception):
 
 class Parser(argparse.ArgumentParser):
 	def error(self, message):
-		raise KshimError('kshim_manifest.py: %s' % message)
+		raise KshimError('scripts.build.manifest: %s' % message)
 
 
 def sha256(path):
@@ -94,6 +96,8 @@ def show(path):
 			man = json.load(fp)
 	except (OSError, ValueError) as e:
 		raise KshimError('cannot read manifest %s: %s' % (path, e))
+	if not isinstance(man, dict) or 'combined_sha256' not in man:
+		raise KshimError('%s is not a kshim build manifest' % path)
 	patches = man.get('patches') or []
 	print('kernel:   Linux %s from %s' % (man.get('kernel_version'),
 					       man.get('source')))
@@ -111,27 +115,47 @@ def show(path):
 
 
 def main(argv):
-	ap = Parser(description=__doc__.split('\n')[0])
-	ap.add_argument('--print', dest='show', metavar='MANIFEST',
-			help='print a short human form of MANIFEST')
-	ap.add_argument('--tree-json')
-	ap.add_argument('--tree')
-	ap.add_argument('--out')
-	ap.add_argument('files', nargs='*', metavar='FILE')
+	"""./kshim manifest: print a build dir's manifest."""
+	ap = scripts.ArgumentParser(
+		prog='kshim manifest',
+		description='Print the build manifest of a build dir: the '
+		'kernel version and where it came from, the tree compiled, how '
+		'many kernel files and their combined sha256, the patches '
+		'applied.')
+	ap.add_argument('path', metavar='BUILDDIR_OR_MANIFEST',
+			help='a build dir (relative to the working directory '
+			'or to the repository root), or its manifest.json')
 	a = ap.parse_args(argv)
-	if a.show:
-		show(a.show)
-		return 0
-	if not (a.tree_json and a.tree and a.out):
-		ap.error('--tree-json, --tree and --out are required '
-			 '(or --print MANIFEST)')
-	write(a)
+	path = scripts.user_path(a.path)
+	if not os.path.exists(path):
+		raise scripts.Error('%s: no such build dir or file' % a.path)
+	if os.path.isdir(path):
+		path = os.path.join(path, 'manifest.json')
+		if not os.path.isfile(path):
+			raise scripts.Error('%s has no manifest.json: not a '
+					    'build dir, or not built yet '
+					    '(./kshim build)' % a.path)
+	try:
+		show(path)
+	except KshimError as e:
+		raise scripts.Error(str(e))
+	return 0
+
+
+def write_main(argv):
+	"""meson's custom_target: write the manifest."""
+	ap = Parser(description=__doc__.split('\n')[0])
+	ap.add_argument('--tree-json', required=True)
+	ap.add_argument('--tree', required=True)
+	ap.add_argument('--out', required=True)
+	ap.add_argument('files', nargs='*', metavar='FILE')
+	write(ap.parse_args(argv))
 	return 0
 
 
 if __name__ == '__main__':
 	try:
-		sys.exit(main(sys.argv[1:]))
+		sys.exit(write_main(sys.argv[1:]))
 	except KshimError as e:
 		print('kshim: %s' % e, file=sys.stderr)
 		sys.exit(1)

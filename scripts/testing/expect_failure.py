@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
 """Check that a deliberately broken test binary is caught.
 
@@ -6,7 +5,10 @@ Runs BINARY --seeds N in the deterministic backend and passes only if the
 sweep finds a failing seed within N and the report contains every EXPECT
 string (task names, lock names, "HANG"...). Prints the seed that found it.
 
-usage: kshim_expect_failure.py BINARY N EXPECT... [-- ENV=VALUE...]
+usage: python3 -m scripts.testing.expect_failure BINARY N EXPECT...
+                                                [-- ENV=VALUE...]
+(meson's detect_* and finding_* tests; from the repository root, or with
+it in PYTHONPATH)
 """
 import os
 import re

@@ -1,0 +1,196 @@
+# SPDX-License-Identifier: GPL-2.0
+"""kshim prevalidate: configure, build and test one build dir, for the
+normal run (main.py) and the sanitizer builds (sanitizers.py) alike.
+
+Every failure that stops the run is CannotRun (exit 2), its message the
+one-line reason.
+"""
+
+import json
+import os
+import re
+import shlex
+import subprocess
+import time
+
+from scripts import REPO
+from scripts.prevalidate import compare as cmp
+
+CC_ERROR = re.compile(r'^(\S+?):(\d+):(?:\d+:)? (?:fatal )?error: (.*)$')
+KERNEL_PATH = re.compile(r'(?:^|/)(?:linux-patched|kernel-overlay|linux)/(.+)$')
+NINJA_STEP = re.compile(r'^\[(\d+)/(\d+)\] ')
+MESON_STEP = re.compile(r'^\s*(\d+)/(\d+) (\S+ / )?(\S+)\s+(\S+)')
+LOGBASE = 'prevalidate'
+# meson.options' kernel_tarball default: passed explicitly, so a work dir
+# configured once with --kernel-tarball goes back to it when it is not given.
+DEFAULT_TARBALL = '/usr/src/linux-source-6.12.tar.xz'
+
+
+class CannotRun(Exception):
+	"""Exit 2: the message is the one-line reason."""
+
+
+def stream(cmd, on_line, env=None, cwd=REPO):
+	"""Run CMD, feed each output line to on_line; (rc, output)."""
+	try:
+		p = subprocess.Popen(cmd, cwd=cwd, stdout=subprocess.PIPE,
+				     stderr=subprocess.STDOUT, env=env,
+				     text=True, errors='replace')
+	except FileNotFoundError:
+		raise CannotRun('%s not found; run ./kshim setup' % cmd[0])
+	out = []
+	for line in p.stdout:
+		out.append(line)
+		on_line(line.rstrip('\n'))
+	return p.wait(), ''.join(out)
+
+
+def is_configured(bd):
+	return os.path.isfile(os.path.join(bd, 'meson-private',
+					   'coredata.dat'))
+
+
+def build_options(bd):
+	r = subprocess.run(['meson', 'introspect', '--buildoptions', bd],
+			   stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+			   text=True)
+	try:
+		return {o['name']: o['value'] for o in json.loads(r.stdout)}
+	except ValueError:
+		return {}
+
+
+def configure(side, bd, a, patches, progress, extra=(), env=None,
+	      options=None):
+	"""meson setup BD; a reconfigure when an option differs (always on
+	the patched side: the patches' text may have changed, not their
+	names). EXTRA: more -D options (a sanitizer build's, which never
+	change for a build dir); OPTIONS: {name: value} options compared with
+	the build dir's (coverage's); ENV: added to the environment (CC)."""
+	want = dict(kernel_src=a.kernel_src or '',
+		    kernel_tarball=a.kernel_tarball or DEFAULT_TARBALL)
+	opts = ['-D%s=%s' % kv for kv in sorted(want.items())] + \
+		['-Dkernel_patches=' + ','.join(patches)] + list(extra) + \
+		['-D%s=%s' % (k, str(v).lower())
+		 for k, v in sorted((options or {}).items())]
+	if is_configured(bd):
+		cur = build_options(bd)
+		same = all(cur.get(k, '') == v for k, v in want.items()) and \
+			list(cur.get('kernel_patches') or []) == patches and \
+			all(cur.get(k) == v for k, v in (options or {}).items())
+		if same and not patches:
+			return
+		moved = ['-D%s=%s' % (k, str(v).lower())
+			 for k, v in sorted((options or {}).items())
+			 if cur.get(k) != v]
+		if moved:
+			# meson 1.0's setup --reconfigure ignores a changed
+			# base option (b_coverage); meson configure sets it.
+			rc, out = stream(['meson', 'configure', bd] + moved,
+					 lambda l: None)
+			if rc != 0:
+				raise CannotRun('meson configure %s %s failed: %s'
+						% (bd, ' '.join(moved),
+						   out.strip()[-200:]))
+		cmd = ['meson', 'setup', '--reconfigure', bd] + opts
+	else:
+		cmd = ['meson', 'setup', bd] + opts
+	progress('%s: configuring' % side, os.path.relpath(bd, REPO))
+	rc, out = stream(cmd, lambda l: None,
+			 env=dict(os.environ, **env) if env else None)
+	if rc == 0:
+		return
+	for line in out.splitlines():
+		m = re.search(r'\bkshim: (.*)$', line)
+		if m:
+			raise CannotRun(m.group(1).strip())
+	errs = [l.strip() for l in out.splitlines() if 'ERROR:' in l]
+	raise CannotRun('meson setup of the %s build failed: %s (log: %s)' % (
+		side, errs[-1] if errs else 'see ' + bd,
+		os.path.join(bd, 'meson-logs', 'meson-log.txt')))
+
+
+def short_path(path):
+	"""A kernel file as the patch names it (fs/xfs/xfs_log.c), whether the
+	compiler saw it through the overlay or in the tree."""
+	m = KERNEL_PATH.search(path)
+	if m:
+		return m.group(1)
+	return os.path.relpath(os.path.normpath(path), REPO) \
+		if os.path.isabs(path) else path
+
+
+def build(side, bd, progress):
+	t0 = time.monotonic()
+	steps = [0]
+
+	def on_line(l):
+		m = NINJA_STEP.match(l)
+		if m:
+			steps[0] = int(m.group(1))
+			progress('%s: building' % side, '%s/%s' % m.groups())
+	rc, out = stream(['ninja', '-C', bd], on_line)
+	if rc != 0:
+		for line in out.splitlines():
+			m = CC_ERROR.match(line.strip())
+			if m:
+				raise CannotRun('build failed (%s): %s:%s: error: '
+						'%s' % (side,
+							short_path(m.group(1)),
+							m.group(2), m.group(3)))
+		last = [l for l in out.splitlines() if l.strip()]
+		raise CannotRun('build failed (%s): %s' % (
+			side, last[-1] if last else 'ninja exit %d' % rc))
+	return dict(seconds=time.monotonic() - t0, steps=steps[0])
+
+
+def intro_tests(bd):
+	r = subprocess.run(['meson', 'introspect', '--tests', bd],
+			   stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+			   text=True)
+	try:
+		return json.loads(r.stdout or '[]')
+	except ValueError:
+		return []
+
+
+def read_testlog(bd, logbase):
+	entries = {}
+	path = os.path.join(bd, 'meson-logs', logbase + '.json')
+	try:
+		with open(path, errors='replace') as f:
+			for line in f:
+				if line.strip():
+					e = cmp.parse_entry(json.loads(line))
+					entries[e['name']] = e
+	except (OSError, ValueError):
+		pass
+	return entries
+
+
+def meson_test(side, bd, env, logbase, progress, args=()):
+	def on_line(l):
+		m = MESON_STEP.match(l)
+		if m:
+			progress('%s: testing' % side, '%s/%s %s %s' % (
+				m.group(1), m.group(2), m.group(4),
+				m.group(5)))
+	written = logbase
+	if '--wrapper' in args:
+		# meson adds the wrapper's name to the log's.
+		written += '-' + os.path.basename(shlex.split(
+			args[list(args).index('--wrapper') + 1])[0])
+	log = os.path.join(bd, 'meson-logs', written + '.json')
+	if os.path.exists(log):
+		os.unlink(log)
+	rc, out = stream(['meson', 'test', '-C', bd, '--no-rebuild',
+			  '--logbase', logbase] + list(args), on_line,
+			 env=env)
+	entries = read_testlog(bd, written)
+	if not entries:
+		raise CannotRun('meson test wrote no results in the %s build '
+				'(exit %d): %s' % (side, rc,
+						   out.strip().splitlines()[-1:]))
+	return entries
+
+
