@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * kshim's stand-in for the kernel's kernel/sched/sched.h, found first by
- * the quoted #include "sched.h" of kernel-shim/kernel/kshim_sched_utility.c (its
- * -iquote order puts BUILDDIR/kernel-overlay/kernel/sched before the
- * tree's kernel/sched; see scripts/build/tree.py). The real file is the
+ * the quoted #include "sched.h" of
+ * kernel-shim/kernel/kshim_sched_utility.c (its -iquote order puts
+ * BUILDDIR/kernel-overlay/kernel/sched before the tree's kernel/sched;
+ * see scripts/build/tree.py). The real file is the
  * scheduler core: run queues, scheduling classes, PELT, bandwidth, cgroups.
  * kshim has no run queues (tasks are threads, kshim_task.c), so this one
  * declares only what the real completion.c, swait.c, wait_bit.c and wait.c
