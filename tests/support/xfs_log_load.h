@@ -11,8 +11,6 @@
 #include <linux/types.h>
 
 struct xfs_mount;
-struct kshim_xfs;
-struct kshim_xfs_config;
 
 struct log_load {
 	/* What to run. */
@@ -58,18 +56,5 @@ struct log_load {
  * are checked at its end (xlog_verify_tail_lsn()).
  */
 int log_load_run(struct log_load *ll);
-
-/*
- * The load's usual device, shared by the scenario and the benchmark: a
- * fresh image of SIZE bytes made by mkfs.xfs with MKFS_OPTS ("-l
- * size=1368b" is the smallest log), on devices taking 20-50 us per I/O,
- * mounted. IMG (LEN bytes) receives the image's path; DISK is filled in
- * for this mount and any later one (log recovery after a crash). 0 with
- * *X mounted, or -errno with the image removed. The caller unmounts and
- * removes the image (kshim_host_image_remove(IMG)).
- */
-int log_load_mount_new(char *img, unsigned long len, u64 size,
-		       const char *mkfs_opts, struct kshim_xfs_config *disk,
-		       struct kshim_xfs **x);
 
 #endif
