@@ -12,6 +12,10 @@
 
 struct xfs_mount;
 
+/*
+ * A log load: the first five fields say what to run; log_load_run()
+ * fills in the others.
+ */
 struct log_load {
 	/* What to run. */
 	struct xfs_mount *mp;
@@ -50,10 +54,19 @@ struct log_load {
 	char first_violation[256];
 };
 
-/*
- * Run the load to the end; 0, or -errno if a transaction failed. It
- * clears the printk buffer first: the kernel's messages during the run
- * are checked at its end (xlog_verify_tail_lsn()).
+/**
+ * log_load_run() - run the load to its end
+ * @ll: what to run (the first five fields; @ll->mp mounted, e.g. by
+ *	xfs_fixture_mount_new()); the rest is filled in with what happened
+ *
+ * Starts @ll->nr_tasks committers and samples the invariants from the
+ * calling task until they are done. It clears the printk buffer first:
+ * the kernel's messages during the run are checked at its end
+ * (xlog_verify_tail_lsn()). A broken invariant is counted in
+ * @ll->violations (the first one's text in @ll->first_violation), not
+ * asserted: the caller decides what fails.
+ *
+ * Return: 0, or the -errno of the first transaction that failed.
  */
 int log_load_run(struct log_load *ll);
 
