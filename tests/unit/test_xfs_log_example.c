@@ -39,7 +39,7 @@ static void crash_after_force(enum kshim_crash_mode mode)
 	KSHIM_ASSERT(kshim_printk_contains("Starting recovery"));
 	prefix = xfs_fixture_check_prefix(&fx);
 	kshim_info("crash mode %d: %llu of %llu cached writes kept; "
-		   "recovered commits 1..%llu of %llu (forced: 1..%llu)\n",
+		   "recovered up to commit %llu of %llu, forced up to %llu\n",
 		   mode, fx.crashed.kept, fx.crashed.cached, prefix,
 		   fx.committed, fx.durable);
 	xfs_fixture_unmount(&fx);
