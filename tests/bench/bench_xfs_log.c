@@ -18,23 +18,13 @@
  * KSHIM_BENCH_COMMITS=n changes the commits per N (rounded down to a
  * multiple of N).
  */
-#include "xfs.h"
-#include "xfs_fs.h"
-#include "xfs_shared.h"
-#include "xfs_format.h"
-#include "xfs_log_format.h"
-#include "xfs_trans_resv.h"
-#include "xfs_mount.h"
-#include "xfs_trans.h"
-#include "xfs_log.h"
 #include <linux/kernel.h>
 #include <linux/kstrtox.h>
 #include <linux/string.h>
 #include <kshim/ktest.h>
 #include <kshim/host.h>
-#include <kshim/host_disk.h>
 #include <kshim/sched.h>
-#include <kshim/xfs.h>
+#include "xfs_fixture.h"
 #include "xfs_log_load.h"
 
 #define IMG_SIZE	(256ULL << 20)
@@ -52,8 +42,6 @@ struct result {
 	u64 violations;
 	char first_violation[256];
 };
-
-static char img[256];
 
 static unsigned int env_uint(const char *name, unsigned int def)
 {
@@ -76,17 +64,18 @@ static u64 per_s(u64 n, u64 ns)
 
 static void one_n(struct result *r, unsigned int total)
 {
-	struct kshim_xfs_config disk;
-	struct kshim_xfs *x;
+	struct xfs_fixture fx = {
+		.size = IMG_SIZE,
+		.mkfs_opts = MKFS_OPTS,
+		.dev = &dev_ssd,
+	};
 	struct log_load ll = {
 		.nr_tasks = r->n,
 		.commits_per_task = total / r->n,
 		.payload = PAYLOAD,
 	};
 
-	KSHIM_ASSERT_EQ_FATAL(log_load_mount_new(img, sizeof(img), IMG_SIZE,
-						 MKFS_OPTS, &disk, &x), 0);
-	ll.mp = kshim_xfs_mp(x);
+	ll.mp = xfs_fixture_mount_new(&fx);
 	KSHIM_ASSERT_EQ_FATAL(log_load_run(&ll), 0);
 	/* A broken run is no figure. */
 	KSHIM_ASSERT_EQ(ll.commits, (u64)ll.nr_tasks * ll.commits_per_task);
@@ -98,8 +87,8 @@ static void one_n(struct result *r, unsigned int total)
 	r->violations = ll.violations;
 	strscpy(r->first_violation, ll.first_violation,
 		sizeof(r->first_violation));
-	kshim_xfs_unmount(x);
-	kshim_host_image_remove(img);
+	xfs_fixture_unmount(&fx);
+	xfs_fixture_remove(&fx);
 	r->commits = ll.commits;
 	r->real_ns = ll.real_ns;
 	r->virt_ns = ll.elapsed_ns;

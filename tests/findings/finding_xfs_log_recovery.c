@@ -42,42 +42,31 @@
  * As with the tail-wrap finding, tests/meson.build expects the seed
  * sweep to fail with these messages, and that test fails when it stops.
  */
-#include "xfs.h"
-#include "xfs_fs.h"
-#include "xfs_shared.h"
-#include "xfs_format.h"
-#include "xfs_log_format.h"
-#include "xfs_trans_resv.h"
-#include "xfs_mount.h"
-#include "xfs_log.h"
 #include <kshim/ktest.h>
-#include <kshim/host_disk.h>
-#include <kshim/xfs.h>
+#include "xfs_fixture.h"
 #include "xfs_log_load.h"
-
-#define IMG_SIZE	(256ULL << 20)
 
 static void test_log_recovers_after_a_crash_under_load(void)
 {
-	char img[256];
-	struct kshim_xfs_config disk;
+	struct xfs_fixture fx = {
+		.size = 256ULL << 20,
+		.mkfs_opts = "-l size=2736b",
+		.dev = &dev_ssd,
+	};
 	struct log_load ll = {
 		.nr_tasks = 64,
 		.commits_per_task = 600,
 		.payload = 1000,
 	};
-	struct kshim_xfs *x;
 
-	KSHIM_ASSERT_EQ_FATAL(log_load_mount_new(img, sizeof(img), IMG_SIZE,
-						 "-l size=2736b", &disk, &x), 0);
-	ll.mp = kshim_xfs_mp(x);
+	ll.mp = xfs_fixture_mount_new(&fx);
 	KSHIM_ASSERT_EQ(log_load_run(&ll), 0);
 	KSHIM_ASSERT_EQ(ll.violations, 0);
 	KSHIM_ASSERT_EQ(xfs_log_force(ll.mp, 0), 0);
-	KSHIM_ASSERT_EQ(kshim_xfs_crash(x, KSHIM_CRASH_KEEP_RANDOM, NULL), 0);
-	KSHIM_ASSERT_EQ_FATAL(kshim_xfs_mount(&disk, &x), 0);
-	kshim_xfs_unmount(x);
-	kshim_host_image_remove(img);
+	KSHIM_ASSERT_EQ(xfs_fixture_crash(&fx, KSHIM_CRASH_KEEP_RANDOM), 0);
+	xfs_fixture_mount(&fx);
+	xfs_fixture_unmount(&fx);
+	xfs_fixture_remove(&fx);
 }
 
 static const struct kshim_test tests[] = {

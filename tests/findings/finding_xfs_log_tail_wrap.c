@@ -36,34 +36,24 @@
  * change or a kernel change), that test fails and says so. With a log
  * twice as big, test_xfs_log's stress test passes every seed tried.
  */
-#include "xfs.h"
-#include "xfs_fs.h"
-#include "xfs_shared.h"
-#include "xfs_format.h"
-#include "xfs_log_format.h"
-#include "xfs_trans_resv.h"
-#include "xfs_mount.h"
 #include <kshim/ktest.h>
-#include <kshim/host_disk.h>
-#include <kshim/xfs.h>
+#include "xfs_fixture.h"
 #include "xfs_log_load.h"
-
-#define IMG_SIZE	(256ULL << 20)
 
 static void test_smallest_log_never_overwrites_its_tail(void)
 {
-	char img[256];
-	struct kshim_xfs_config disk;
+	struct xfs_fixture fx = {
+		.size = 256ULL << 20,
+		.mkfs_opts = "-l size=1368b",
+		.dev = &dev_ssd,
+	};
 	struct log_load ll = {
 		.nr_tasks = 64,
 		.commits_per_task = 600,
 		.payload = 1000,
 	};
-	struct kshim_xfs *x;
 
-	KSHIM_ASSERT_EQ_FATAL(log_load_mount_new(img, sizeof(img), IMG_SIZE,
-						 "-l size=1368b", &disk, &x), 0);
-	ll.mp = kshim_xfs_mp(x);
+	ll.mp = xfs_fixture_mount_new(&fx);
 	KSHIM_ASSERT_EQ(log_load_run(&ll), 0);
 	kshim_info("finding: write grant + tail space past the log size by "
 		   "at most %lld bytes (%llu samples)\n",
@@ -72,8 +62,8 @@ static void test_smallest_log_never_overwrites_its_tail(void)
 	if (ll.violations)
 		kshim_info("finding: %s\n", ll.first_violation);
 	KSHIM_ASSERT_EQ(ll.violations, 0);
-	kshim_xfs_unmount(x);
-	kshim_host_image_remove(img);
+	xfs_fixture_unmount(&fx);
+	xfs_fixture_remove(&fx);
 }
 
 static const struct kshim_test tests[] = {

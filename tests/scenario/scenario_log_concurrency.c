@@ -49,23 +49,13 @@
  * log_concurrency.json (default: the current directory), which
  * ./kshim plot plots.
  */
-#include "xfs.h"
-#include "xfs_fs.h"
-#include "xfs_shared.h"
-#include "xfs_format.h"
-#include "xfs_log_format.h"
-#include "xfs_trans_resv.h"
-#include "xfs_mount.h"
-#include "xfs_trans.h"
-#include "xfs_log.h"
 #include <linux/kernel.h>
 #include <kshim/ktest.h>
 #include <kshim/host.h>
-#include <kshim/host_disk.h>
 #include <kshim/lock.h>
 #include <kshim/runtime.h>
-#include <kshim/xfs.h>
 #include "scenario_out.h"
+#include "xfs_fixture.h"
 #include "xfs_log_load.h"
 
 #define IMG_SIZE	(256ULL << 20)
@@ -96,7 +86,6 @@ struct run {
 };
 
 static struct run runs[2 * ARRAY_SIZE(concurrency)];
-static char img[256];
 
 static u64 per_s(u64 n, u64 ns)
 {
@@ -105,17 +94,16 @@ static u64 per_s(u64 n, u64 ns)
 
 static void one_run(struct run *r)
 {
-	struct kshim_xfs_config disk;
-	struct kshim_xfs *x;
-	struct xfs_mount *mp;
-	unsigned int i, b;
-	u64 seq;
+	struct xfs_fixture fx = {
+		.size = IMG_SIZE,
+		.mkfs_opts = "-l size=1368b",
+		.dev = &dev_ssd,
+	};
+	unsigned int i;
 	int err;
 
-	KSHIM_ASSERT_EQ_FATAL(log_load_mount_new(img, sizeof(img), IMG_SIZE,
-						 "-l size=1368b", &disk, &x), 0);
 	r->ll = (struct log_load){
-		.mp = kshim_xfs_mp(x),
+		.mp = xfs_fixture_mount_new(&fx),
 		.nr_tasks = r->n,
 		.commits_per_task = TOTAL_COMMITS / r->n,
 		.payload = PAYLOAD,
@@ -135,15 +123,13 @@ static void one_run(struct run *r)
 
 	/* Criterion 3: recoverable after a power failure. */
 	KSHIM_ASSERT_EQ(xfs_log_force(r->ll.mp, 0), 0);
-	KSHIM_ASSERT_EQ(kshim_xfs_crash(x, KSHIM_CRASH_DROP_ALL, NULL), 0);
-	r->recovery = kshim_xfs_mount(&disk, &x);
+	KSHIM_ASSERT_EQ(xfs_fixture_crash(&fx, KSHIM_CRASH_DROP_ALL), 0);
+	r->recovery = xfs_fixture_remount(&fx);
 	if (!r->recovery) {
-		mp = kshim_xfs_mp(x);
-		for (b = 0; b < kshim_xfs_scratch_blocks(mp); b++)
-			r->bad_blocks += kshim_xfs_scratch_read(mp, b, &seq) != 0;
-		kshim_xfs_unmount(x);
+		r->bad_blocks = xfs_fixture_bad_scratch_blocks(&fx);
+		xfs_fixture_unmount(&fx);
 	}
-	kshim_host_image_remove(img);
+	xfs_fixture_remove(&fx);
 
 	r->pass = r->ll.violations == r->ll.tail_overwrites &&
 		  r->recovery == 0 &&

@@ -19,7 +19,7 @@
  * (GFP_KERNEL pages, RING of them held), timing each allocation; kswapd
  * runs in the background. Memory is what the mount uses plus BUDGET
  * (about 3 KiB per cached inode: 24000 files need several times it);
- * the devices take 0.5-1.5 ms per I/O, a disk's order.
+ * the devices take 0.5-1.5 ms per I/O, a disk's order (dev_slow_disk).
  *
  * BUDGET must stay well above what one checkpoint pins (the smallest log:
  * the CIL pushes every ~700 KB of changes). Below that, e.g. 4 MiB,
@@ -54,13 +54,7 @@
  * Output: a table on stdout, JSON to $KSHIM_SCENARIO_OUT/
  * reclaim_stalls.json, which ./kshim plot plots.
  */
-#include "xfs.h"
-#include "xfs_fs.h"
-#include "xfs_shared.h"
-#include "xfs_format.h"
-#include "xfs_log_format.h"
-#include "xfs_trans_resv.h"
-#include "xfs_mount.h"
+#include "xfs_fixture.h"
 #include "xfs_inode.h"
 #include "xfs_icache.h"
 #include "xfs_stats.h"
@@ -69,13 +63,11 @@
 #include <linux/vmalloc.h>
 #include <kshim/ktest.h>
 #include <kshim/host.h>
-#include <kshim/host_disk.h>
 #include <kshim/lock.h>
 #include <kshim/runtime.h>
 #include <kshim/sched.h>
 #include <kshim/trace.h>
 #include <kshim/vmscan.h>
-#include <kshim/xfs.h>
 #include "scenario_out.h"
 #include "xfs_inode_ops.h"
 
@@ -406,26 +398,20 @@ static void write_json(void)
 
 /* ==== The run ============================================================= */
 
-static char img[256];
-
 static void test_reclaim_stalls(void)
 {
-	struct kshim_xfs_config disk = {
-		.image = img,
-		.latency = { .base_ns = 500 * NSEC_PER_USEC,
-			     .jitter_ns = 1000 * NSEC_PER_USEC },
+	/* Inode writeback slow against the CPU: reclaim meets dirty inodes. */
+	struct xfs_fixture fx = {
+		.size = IMG_SIZE,
+		.mkfs_opts = MKFS_OPTS,
+		.dev = &dev_slow_disk,
 	};
 	struct task_struct *tasks[CREATORS + ALLOCATORS];
 	struct kshim_vmscan_config vm;
-	struct kshim_xfs *x;
 	u64 real0 = kshim_host_clock_ns(), reclaims0;
 	long i;
 
-	KSHIM_ASSERT_EQ_FATAL(kshim_host_image_create(img, sizeof(img),
-						      IMG_SIZE, 0), 0);
-	KSHIM_ASSERT_EQ_FATAL(kshim_xfs_mkfs(img, IMG_SIZE, MKFS_OPTS), 0);
-	KSHIM_ASSERT_EQ_FATAL(kshim_xfs_mount(&disk, &x), 0);
-	s.mp = kshim_xfs_mp(x);
+	s.mp = xfs_fixture_mount_new(&fx);
 	s.sb_shrinker = s.mp->m_super->s_shrink;
 	s.lat = vmalloc(MAX_SAMPLES * sizeof(u64));
 	KSHIM_ASSERT_FATAL(s.lat != NULL);
@@ -485,8 +471,8 @@ static void test_reclaim_stalls(void)
 	KSHIM_ASSERT(s.pass);
 
 	vfree(s.lat);
-	kshim_xfs_unmount(x);
-	kshim_host_image_remove(img);
+	xfs_fixture_unmount(&fx);
+	xfs_fixture_remove(&fx);
 }
 
 static const struct kshim_test tests[] = {

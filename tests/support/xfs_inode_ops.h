@@ -21,18 +21,28 @@ struct xfs_inode;
 	__sum;								\
 })
 
-/*
- * What xfs_generic_create() does around xfs_create(), without a dentry:
- * a regular file NAME in the root directory, set up and unlocked, with a
- * reference in *ipp. 0 or the kernel's negative errno.
+/**
+ * xfs_test_create() - make a regular file as the VFS would
+ * @mp: the mount
+ * @name: the file's name in the root directory
+ * @ipp: receives the inode, set up, unlocked and referenced
+ *
+ * What xfs_generic_create() does around xfs_create(), without a dentry.
+ *
+ * Return: 0 or the kernel's negative errno.
  */
 int xfs_test_create(struct xfs_mount *mp, const char *name,
 		    struct xfs_inode **ipp);
 
-/*
- * Log a change of the inode's core (its ctime) in a transaction: dirty
- * and pinned until its checkpoint is written, then in the AIL until
- * written back. 0 or the kernel's negative errno.
+/**
+ * xfs_test_touch() - log a change of an inode's core (its ctime)
+ * @mp: the mount
+ * @ip: the inode, referenced
+ *
+ * In a transaction of its own: the inode is dirty and pinned until its
+ * checkpoint is written, then in the AIL until written back.
+ *
+ * Return: 0 or the kernel's negative errno.
  */
 int xfs_test_touch(struct xfs_mount *mp, struct xfs_inode *ip);
 

@@ -53,13 +53,34 @@ struct log_bio_trace {
 	struct log_bio_counts c;
 };
 
-/* Watch mp's log device from now on. */
+/**
+ * log_bio_trace_start() - check every iclog write of a mount from now on
+ * @t: the trace, the caller's storage (contents need not be set)
+ * @mp: the mount whose log device to watch
+ */
 void log_bio_trace_start(struct log_bio_trace *t, struct xfs_mount *mp);
-/* Stop watching while the device is open; an unmount stops it too. */
+
+/**
+ * log_bio_trace_stop() - stop watching, the device still open
+ * @t: a started trace
+ *
+ * An unmount (or a crash) stops it too.
+ */
 void log_bio_trace_stop(struct log_bio_trace *t);
-/* Free what start allocated, once stopped or unmounted. */
+
+/**
+ * log_bio_trace_release() - free what log_bio_trace_start() allocated
+ * @t: a trace, stopped or its filesystem unmounted
+ */
 void log_bio_trace_release(struct log_bio_trace *t);
-/* A copy of the counters, taken under the trace's lock. */
+
+/**
+ * log_bio_trace_read() - the counters so far
+ * @t: a started trace
+ * @out: a copy of the counters, taken under the trace's lock
+ *
+ * Nothing is asserted: a test asserts on @out->violations and the rest.
+ */
 void log_bio_trace_read(struct log_bio_trace *t, struct log_bio_counts *out);
 
 #endif

@@ -42,7 +42,6 @@
 #include <kshim/runtime.h>
 #include <kshim/sched.h>
 #include <kshim/host.h>
-#include <kshim/host_disk.h>
 #include <kshim/xfs.h>
 #include "xfs_log_load.h"
 
@@ -326,25 +325,4 @@ int log_load_run(struct log_load *ll)
 	kfree(tasks);
 	kfree(workers);
 	return st.error;
-}
-
-int log_load_mount_new(char *img, unsigned long len, u64 size,
-		       const char *mkfs_opts, struct kshim_xfs_config *disk,
-		       struct kshim_xfs **x)
-{
-	int err;
-
-	*disk = (struct kshim_xfs_config){
-		.image = img,
-		.latency = { .base_ns = 20000, .jitter_ns = 30000 },
-	};
-	err = kshim_host_image_create(img, len, size, 0);
-	if (err)
-		return err < 0 ? err : -EIO;
-	/* mkfs.xfs's failure is -1, its output printed. */
-	err = kshim_xfs_mkfs(img, size, mkfs_opts) ? -EIO :
-	      kshim_xfs_mount(disk, x);
-	if (err)
-		kshim_host_image_remove(img);
-	return err;
 }

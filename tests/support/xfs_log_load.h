@@ -11,9 +11,11 @@
 #include <linux/types.h>
 
 struct xfs_mount;
-struct kshim_xfs;
-struct kshim_xfs_config;
 
+/*
+ * A log load: the first five fields say what to run; log_load_run()
+ * fills in the others.
+ */
 struct log_load {
 	/* What to run. */
 	struct xfs_mount *mp;
@@ -52,24 +54,20 @@ struct log_load {
 	char first_violation[256];
 };
 
-/*
- * Run the load to the end; 0, or -errno if a transaction failed. It
- * clears the printk buffer first: the kernel's messages during the run
- * are checked at its end (xlog_verify_tail_lsn()).
+/**
+ * log_load_run() - run the load to its end
+ * @ll: what to run (the first five fields; @ll->mp mounted, e.g. by
+ *	xfs_fixture_mount_new()); the rest is filled in with what happened
+ *
+ * Starts @ll->nr_tasks committers and samples the invariants from the
+ * calling task until they are done. It clears the printk buffer first:
+ * the kernel's messages during the run are checked at its end
+ * (xlog_verify_tail_lsn()). A broken invariant is counted in
+ * @ll->violations (the first one's text in @ll->first_violation), not
+ * asserted: the caller decides what fails.
+ *
+ * Return: 0, or the -errno of the first transaction that failed.
  */
 int log_load_run(struct log_load *ll);
-
-/*
- * The load's usual device, shared by the scenario and the benchmark: a
- * fresh image of SIZE bytes made by mkfs.xfs with MKFS_OPTS ("-l
- * size=1368b" is the smallest log), on devices taking 20-50 us per I/O,
- * mounted. IMG (LEN bytes) receives the image's path; DISK is filled in
- * for this mount and any later one (log recovery after a crash). 0 with
- * *X mounted, or -errno with the image removed. The caller unmounts and
- * removes the image (kshim_host_image_remove(IMG)).
- */
-int log_load_mount_new(char *img, unsigned long len, u64 size,
-		       const char *mkfs_opts, struct kshim_xfs_config *disk,
-		       struct kshim_xfs **x);
 
 #endif

@@ -36,25 +36,10 @@
 #include <kshim/ktest.h>
 #include <kshim/runtime.h>
 #include <kshim/sched.h>
-#include <kshim/host_disk.h>
-#include <kshim/xfs.h>
+#include "xfs_fixture.h"
 #include "xfs_inode_ops.h"
 
 #define IMG_SIZE	(320ULL << 20)
-
-static char img[256];
-
-static struct kshim_xfs *mount_new(void)
-{
-	struct kshim_xfs_config cfg = { .image = img };
-	struct kshim_xfs *x;
-
-	KSHIM_ASSERT_EQ_FATAL(kshim_host_image_create(img, sizeof(img),
-						      IMG_SIZE, 0), 0);
-	KSHIM_ASSERT_EQ_FATAL(kshim_xfs_mkfs(img, IMG_SIZE, NULL), 0);
-	KSHIM_ASSERT_EQ_FATAL(kshim_xfs_mount(&cfg, &x), 0);
-	return x;
-}
 
 #define IG_STAT(mp, field)	XFS_STAT_SUM(mp, field)
 
@@ -82,8 +67,8 @@ static void expect_read_from_disk(struct xfs_mount *mp, xfs_ino_t ino)
 
 static void test_root_inode_is_in_the_cache_after_mount(void)
 {
-	struct kshim_xfs *x = mount_new();
-	struct xfs_mount *mp = kshim_xfs_mp(x);
+	struct xfs_fixture fx = { .size = IMG_SIZE };
+	struct xfs_mount *mp = xfs_fixture_mount_new(&fx);
 	struct xfs_inode *ip = NULL;
 	u64 found = IG_STAT(mp, xs_ig_found);
 
@@ -93,8 +78,8 @@ static void test_root_inode_is_in_the_cache_after_mount(void)
 	KSHIM_ASSERT_EQ(IG_STAT(mp, xs_ig_found), found + 1);
 	KSHIM_ASSERT(S_ISDIR(VFS_I(ip)->i_mode));
 	xfs_irele(ip);
-	kshim_xfs_unmount(x);
-	kshim_host_image_remove(img);
+	xfs_fixture_unmount(&fx);
+	xfs_fixture_remove(&fx);
 }
 
 /*
@@ -118,8 +103,8 @@ static unsigned long shrink_sb(struct super_block *sb, unsigned long nr)
 
 static void test_released_inode_is_recycled_then_reclaimed_when_clean(void)
 {
-	struct kshim_xfs *x = mount_new();
-	struct xfs_mount *mp = kshim_xfs_mp(x);
+	struct xfs_fixture fx = { .size = IMG_SIZE };
+	struct xfs_mount *mp = xfs_fixture_mount_new(&fx);
 	struct super_block *sb = mp->m_super;
 	struct xfs_inode *ip = create_file(mp, "a"), *ip2;
 	xfs_ino_t ino = ip->i_ino;
@@ -165,8 +150,8 @@ static void test_released_inode_is_recycled_then_reclaimed_when_clean(void)
 	xfs_reclaim_inodes(mp);
 	KSHIM_ASSERT_EQ(xfs_reclaim_inodes_count(mp), 0);
 	expect_read_from_disk(mp, ino);
-	kshim_xfs_unmount(x);
-	kshim_host_image_remove(img);
+	xfs_fixture_unmount(&fx);
+	xfs_fixture_remove(&fx);
 }
 
 static unsigned long sb_count(struct super_block *sb, gfp_t gfp)
@@ -185,8 +170,8 @@ static unsigned long sb_count(struct super_block *sb, gfp_t gfp)
  */
 static void test_shrinker_counts_unused_and_reclaimable_inodes(void)
 {
-	struct kshim_xfs *x = mount_new();
-	struct xfs_mount *mp = kshim_xfs_mp(x);
+	struct xfs_fixture fx = { .size = IMG_SIZE };
+	struct xfs_mount *mp = xfs_fixture_mount_new(&fx);
 	struct super_block *sb = mp->m_super;
 	struct shrink_control nofs = {
 		.gfp_mask = GFP_NOFS,
@@ -213,8 +198,8 @@ static void test_shrinker_counts_unused_and_reclaimable_inodes(void)
 	KSHIM_ASSERT_EQ(xfs_log_force(mp, XFS_LOG_SYNC), 0);
 	xfs_reclaim_inodes(mp);
 	KSHIM_ASSERT_EQ(sb_count(sb, GFP_KERNEL), SHRINK_EMPTY);
-	kshim_xfs_unmount(x);
-	kshim_host_image_remove(img);
+	xfs_fixture_unmount(&fx);
+	xfs_fixture_remove(&fx);
 }
 
 /*
@@ -289,8 +274,8 @@ static xfs_ino_t reclaimable_file(struct xfs_mount *mp, const char *name,
  */
 static void test_reclaim_leaves_pinned_inode(void)
 {
-	struct kshim_xfs *x = mount_new();
-	struct xfs_mount *mp = kshim_xfs_mp(x);
+	struct xfs_fixture fx = { .size = IMG_SIZE };
+	struct xfs_mount *mp = xfs_fixture_mount_new(&fx);
 	struct xfs_imap imap;
 	xfs_ino_t ino = reclaimable_file(mp, "a", &imap);
 	u64 reclaims = IG_STAT(mp, xs_ig_reclaims);
@@ -305,8 +290,8 @@ static void test_reclaim_leaves_pinned_inode(void)
 	xfs_reclaim_inodes(mp);
 	KSHIM_ASSERT(!lookup_cached(mp, ino, &c));
 	KSHIM_ASSERT_EQ(IG_STAT(mp, xs_ig_reclaims), reclaims + 1);
-	kshim_xfs_unmount(x);
-	kshim_host_image_remove(img);
+	xfs_fixture_unmount(&fx);
+	xfs_fixture_remove(&fx);
 }
 
 /*
@@ -319,8 +304,8 @@ static void test_reclaim_leaves_pinned_inode(void)
  */
 static void test_reclaim_leaves_dirty_inode_in_the_ail(void)
 {
-	struct kshim_xfs *x = mount_new();
-	struct xfs_mount *mp = kshim_xfs_mp(x);
+	struct xfs_fixture fx = { .size = IMG_SIZE };
+	struct xfs_mount *mp = xfs_fixture_mount_new(&fx);
 	struct xfs_imap imap;
 	xfs_ino_t ino = reclaimable_file(mp, "a", &imap);
 	u64 reclaims = IG_STAT(mp, xs_ig_reclaims);
@@ -341,8 +326,8 @@ static void test_reclaim_leaves_dirty_inode_in_the_ail(void)
 	xfs_reclaim_inodes(mp);
 	KSHIM_ASSERT(!lookup_cached(mp, ino, &c));
 	KSHIM_ASSERT_EQ(IG_STAT(mp, xs_ig_reclaims), reclaims + 1);
-	kshim_xfs_unmount(x);
-	kshim_host_image_remove(img);
+	xfs_fixture_unmount(&fx);
+	xfs_fixture_remove(&fx);
 }
 
 static bool being_flushed(struct xfs_mount *mp, xfs_ino_t ino)
@@ -364,8 +349,8 @@ static bool being_flushed(struct xfs_mount *mp, xfs_ino_t ino)
  */
 static void test_reclaim_leaves_inode_being_flushed(void)
 {
-	struct kshim_xfs *x = mount_new();
-	struct xfs_mount *mp = kshim_xfs_mp(x);
+	struct xfs_fixture fx = { .size = IMG_SIZE };
+	struct xfs_mount *mp = xfs_fixture_mount_new(&fx);
 	struct kshim_bdev *kb = kshim_bdev_of_bdev(mp->m_ddev_targp->bt_bdev);
 	struct xfs_imap imap;
 	xfs_ino_t ino = reclaimable_file(mp, "a", &imap);
@@ -405,8 +390,8 @@ static void test_reclaim_leaves_inode_being_flushed(void)
 	KSHIM_ASSERT(!lookup_cached(mp, ino, &c));
 	KSHIM_ASSERT_EQ(IG_STAT(mp, xs_ig_reclaims), reclaims + 1);
 	expect_read_from_disk(mp, ino);
-	kshim_xfs_unmount(x);
-	kshim_host_image_remove(img);
+	xfs_fixture_unmount(&fx);
+	xfs_fixture_remove(&fx);
 }
 
 /* A lookup that found an inode and is still inside its RCU read-side
@@ -458,8 +443,8 @@ static void rcu_reader_fn(void *arg)
  */
 static void test_reclaimed_inode_is_freed_after_rcu_grace_period(void)
 {
-	struct kshim_xfs *x = mount_new();
-	struct xfs_mount *mp = kshim_xfs_mp(x);
+	struct xfs_fixture fx = { .size = IMG_SIZE };
+	struct xfs_mount *mp = xfs_fixture_mount_new(&fx);
 	struct xfs_imap imap;
 	struct rcu_reader r = { .mp = mp };
 	struct task_struct *reader;
@@ -488,8 +473,8 @@ static void test_reclaimed_inode_is_freed_after_rcu_grace_period(void)
 	KSHIM_ASSERT_EQ(r.flags_after, XFS_IRECLAIM);
 	rcu_barrier();
 	KSHIM_ASSERT_EQ(kshim_kmem_cache_live(xfs_inode_cache), live - 1);
-	kshim_xfs_unmount(x);
-	kshim_host_image_remove(img);
+	xfs_fixture_unmount(&fx);
+	xfs_fixture_remove(&fx);
 }
 
 #define NR_FILES	16
@@ -600,8 +585,8 @@ static void race_join(struct task_struct **tasks)
  */
 static void test_lookups_race_reclaim_and_get_valid_inodes(void)
 {
-	struct kshim_xfs *x = mount_new();
-	struct race r = { .mp = kshim_xfs_mp(x) };
+	struct xfs_fixture fx = { .size = IMG_SIZE };
+	struct race r = { .mp = xfs_fixture_mount_new(&fx) };
 	struct task_struct *tasks[NR_WORKERS + 1];
 	u64 reclaims, missed;
 
@@ -619,8 +604,8 @@ static void test_lookups_race_reclaim_and_get_valid_inodes(void)
 		   reclaims, missed);
 	KSHIM_ASSERT(reclaims > 0);
 	KSHIM_ASSERT(missed > 0);
-	kshim_xfs_unmount(x);
-	kshim_host_image_remove(img);
+	xfs_fixture_unmount(&fx);
+	xfs_fixture_remove(&fx);
 }
 
 /*
@@ -636,8 +621,8 @@ static void test_lookups_race_reclaim_and_get_valid_inodes(void)
  */
 static void test_reclaim_after_shutdown_completes(void)
 {
-	struct kshim_xfs *x = mount_new();
-	struct race r = { .mp = kshim_xfs_mp(x) };
+	struct xfs_fixture fx = { .size = IMG_SIZE };
+	struct race r = { .mp = xfs_fixture_mount_new(&fx) };
 	struct task_struct *tasks[NR_WORKERS + 1];
 	struct xfs_inode *held;
 
@@ -656,8 +641,8 @@ static void test_reclaim_after_shutdown_completes(void)
 	shrink_sb(r.mp->m_super, 128);
 	xfs_reclaim_inodes(r.mp);
 	KSHIM_ASSERT_EQ(xfs_reclaim_inodes_count(r.mp), 0);
-	kshim_xfs_unmount(x);
-	kshim_host_image_remove(img);
+	xfs_fixture_unmount(&fx);
+	xfs_fixture_remove(&fx);
 }
 
 static const struct kshim_test tests[] = {

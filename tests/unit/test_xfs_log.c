@@ -12,71 +12,25 @@
 #include <linux/sched.h>
 #include <kshim/sched.h>
 #include <kshim/ktest.h>
-#include <kshim/host_disk.h>
-#include <kshim/xfs.h>
+#include "xfs_fixture.h"
 #include "xfs_log_load.h"
 #include "xfs_log_bio.h"
-#include "xfs.h"
-#include "xfs_fs.h"
-#include "xfs_shared.h"
-#include "xfs_format.h"
-#include "xfs_log_format.h"
-#include "xfs_trans_resv.h"
-#include "xfs_mount.h"
-#include "xfs_trans.h"
-#include "xfs_log.h"
 #include "xfs_log_priv.h"
 #include "xfs_trans_priv.h"
 #include "xfs_stats.h"
 #include "xfs_buf_item.h"
 #include <kshim/runtime.h>
 
-#define IMG_SIZE	(64ULL << 20)
 /*
  * The stress tests' image: 8192 scratch blocks, more than the CIL can
  * hold without the hard throttle. The log is twice the smallest mkfs.xfs
  * allows: on the smallest (1368 blocks) the deterministic backend finds
  * schedules where the kernel's own xlog_verify_tail_lsn() reports the
  * head wrapping onto the tail, kept as a finding of its own
- * (tests/detect/finding_xfs_log_tail_wrap.c).
+ * (tests/findings/finding_xfs_log_tail_wrap.c).
  */
 #define STRESS_IMG_SIZE	(256ULL << 20)
 #define STRESS_MKFS	"-l size=2736b"
-
-static char img[256];
-static char logprint[64 << 10];
-
-static void make_image_of(u64 size, const char *opts)
-{
-	KSHIM_ASSERT_EQ_FATAL(kshim_host_image_create(img, sizeof(img),
-						      size, 0), 0);
-	KSHIM_ASSERT_EQ_FATAL(kshim_xfs_mkfs(img, size, opts), 0);
-}
-
-static void make_image(const char *opts)
-{
-	make_image_of(IMG_SIZE, opts);
-}
-
-static struct kshim_xfs *mount_image(void)
-{
-	struct kshim_xfs_config cfg = { .image = img };
-	struct kshim_xfs *x;
-
-	KSHIM_ASSERT_EQ_FATAL(kshim_xfs_mount(&cfg, &x), 0);
-	return x;
-}
-
-/* xfs_logprint of the image; its exit status must be 0. */
-static void read_log(void)
-{
-	int st = kshim_xfs_logprint(img, NULL, "-c", logprint,
-				    sizeof(logprint));
-
-	if (st != 0)
-		kshim_info("xfs_logprint exited %d:\n%s\n", st, logprint);
-	KSHIM_ASSERT_EQ_FATAL(st, 0);
-}
 
 /*
  * The log of a fresh filesystem mounts clean (no recovery), its geometry
@@ -85,30 +39,29 @@ static void read_log(void)
  */
 static void test_mount_and_unmount_write_an_unmount_record(void)
 {
+	struct xfs_fixture fx = { };
 	struct log_bio_trace trace;
 	struct log_bio_counts c;
-	struct kshim_xfs *x;
 	struct xfs_mount *mp;
 	struct xlog *log;
-	const char *commit;
+	const char *logprint, *commit;
 
-	make_image(NULL);
+	xfs_fixture_mkfs(&fx);
 	kshim_printk_clear();
-	x = mount_image();
-	mp = kshim_xfs_mp(x);
+	mp = xfs_fixture_mount(&fx);
 	log = mp->m_log;
 	KSHIM_ASSERT_NOT_NULL(log);
 	KSHIM_ASSERT_EQ(log->l_logBBsize,
 			XFS_FSB_TO_BB(mp, mp->m_sb.sb_logblocks));
 	KSHIM_ASSERT(!kshim_printk_contains("Starting recovery"));
 	log_bio_trace_start(&trace, mp);
-	kshim_xfs_unmount(x);
+	xfs_fixture_unmount(&fx);
 	/* The unmount record went out as one PREFLUSH|FUA iclog write. */
 	log_bio_trace_read(&trace, &c);
 	log_bio_trace_release(&trace);
 	KSHIM_ASSERT_EQ(c.unmount_iclogs, 1);
 	KSHIM_ASSERT_EQ(c.violations, 0);
-	read_log();
+	logprint = xfs_fixture_logprint(&fx);
 	/*
 	 * mkfs.xfs left an unmount record already; kshim's unmount must add
 	 * a transaction logging the superblock buffer (the log cover) and,
@@ -120,15 +73,16 @@ static void test_mount_and_unmount_write_an_unmount_record(void)
 
 	/* Mounted again: the tail is found clean, nothing to recover. */
 	kshim_printk_clear();
-	x = mount_image();
+	xfs_fixture_mount(&fx);
 	KSHIM_ASSERT(!kshim_printk_contains("Starting recovery"));
-	kshim_xfs_unmount(x);
-	kshim_host_image_remove(img);
+	xfs_fixture_unmount(&fx);
+	xfs_fixture_remove(&fx);
 }
 
-/* dd over the image: COUNT blocks of 4 KiB from block SEEK. */
-static void overwrite(const char *src, unsigned long long seek,
-		      unsigned long long count, const char *bs)
+/* dd over IMG: COUNT blocks of BS bytes from block SEEK. */
+static void overwrite(const char *img, const char *src,
+		      unsigned long long seek, unsigned long long count,
+		      const char *bs)
 {
 	char cmd[512];
 
@@ -140,14 +94,13 @@ static void overwrite(const char *src, unsigned long long seek,
 /* A superblock with the wrong magic: the kernel's own refusal, no crash. */
 static void test_bad_superblock_magic_fails_the_mount(void)
 {
-	struct kshim_xfs_config cfg = { .image = img };
-	struct kshim_xfs *x;
+	struct xfs_fixture fx = { };
 
-	make_image(NULL);
-	overwrite("/dev/zero", 0, 1, "4");
-	KSHIM_ASSERT_EQ(kshim_xfs_mount(&cfg, &x), -EINVAL);
-	KSHIM_ASSERT_NULL(x);
-	kshim_host_image_remove(img);
+	xfs_fixture_mkfs(&fx);
+	overwrite(fx.img, "/dev/zero", 0, 1, "4");
+	KSHIM_ASSERT_EQ(xfs_fixture_try_mount(&fx), -EINVAL);
+	KSHIM_ASSERT_NULL(fx.x);
+	xfs_fixture_remove(&fx);
 }
 
 /*
@@ -159,103 +112,29 @@ static void test_bad_superblock_magic_fails_the_mount(void)
  */
 static void test_garbage_log_fails_the_mount(void)
 {
-	struct kshim_xfs_config cfg = { .image = img };
-	struct kshim_xfs *x;
+	struct xfs_fixture fx = { };
 	unsigned long long logstart, logblocks;
+	struct xfs_mount *mp;
 	int err;
 
-	make_image(NULL);
-	x = mount_image();
-	logstart = kshim_xfs_mp(x)->m_sb.sb_logstart;
-	logblocks = kshim_xfs_mp(x)->m_sb.sb_logblocks;
-	kshim_xfs_unmount(x);
-	overwrite("/dev/urandom", logstart, logblocks, "4096");
+	mp = xfs_fixture_mount_new(&fx);
+	logstart = mp->m_sb.sb_logstart;
+	logblocks = mp->m_sb.sb_logblocks;
+	xfs_fixture_unmount(&fx);
+	overwrite(fx.img, "/dev/urandom", logstart, logblocks, "4096");
 	kshim_printk_clear();
 	kshim_test_expect_warns(1);
-	err = kshim_xfs_mount(&cfg, &x);
+	err = xfs_fixture_try_mount(&fx);
 	KSHIM_ASSERT_EQ(err, -EFSCORRUPTED);
 	KSHIM_ASSERT(kshim_printk_contains("Log inconsistent"));
-	KSHIM_ASSERT_NULL(x);
-	kshim_host_image_remove(img);
+	KSHIM_ASSERT_NULL(fx.x);
+	xfs_fixture_remove(&fx);
 }
 
 /* ---- transactions on scratch metadata blocks -------------------------- */
 
-/*
- * One transaction with the real tr_write reservation (the one an
- * unwritten-extent conversion takes) logging the scratch blocks in MASK
- * with SEQ; returns the CIL sequence it committed into (the first buffer
- * is held across the commit to read its log item's sequence, as code
- * that relogs a held buffer does).
- */
-static xfs_csn_t commit_blocks(struct xfs_mount *mp, u32 mask, u64 seq,
-			       unsigned int len)
-{
-	struct xfs_buf_log_item *bip;
-	struct xfs_trans *tp;
-	struct xfs_buf *bp;
-	xfs_csn_t csn;
-	unsigned int b;
-
-	KSHIM_ASSERT_EQ_FATAL(xfs_trans_alloc(mp, &M_RES(mp)->tr_write, 0, 0,
-					      0, &tp), 0);
-	for (b = 0; b < 32; b++)
-		if (mask & (1u << b))
-			KSHIM_ASSERT_EQ_FATAL(kshim_xfs_scratch_log(tp, b, seq,
-								    len), 0);
-	bip = container_of(list_first_entry(&tp->t_items, struct xfs_log_item,
-					    li_trans),
-			   struct xfs_buf_log_item, bli_item);
-	bp = bip->bli_buf;
-	xfs_trans_bhold(tp, bp);
-	KSHIM_ASSERT_EQ_FATAL(xfs_trans_commit(tp), 0);
-	csn = bp->b_log_item->bli_item.li_seq;
-	xfs_buf_relse(bp);
-	return csn;
-}
-
-#define NR_BLOCKS	32
+#define NR_BLOCKS	XFS_FIXTURE_BLOCKS
 #define NR_COMMITS	400
-
-/* The blocks each sequence wrote: seq s wrote the blocks in wrote[s]. */
-static u32 wrote[NR_COMMITS + 1];
-
-static u64 expected_seq(unsigned int block, u64 upto)
-{
-	u64 s;
-
-	for (s = upto; s > 0; s--)
-		if (wrote[s] & (1u << block))
-			return s;
-	return 0;
-}
-
-/*
- * After a crash and the recovery of a remount, the blocks must be
- * exactly as some prefix of the commits left them, and that prefix must
- * reach at least FORCED (the last sequence a synchronous force covered).
- * Returns the prefix.
- */
-static u64 check_recovered_prefix(struct xfs_mount *mp, u64 forced)
-{
-	u64 seen[NR_BLOCKS], prefix = 0;
-	unsigned int b;
-
-	for (b = 0; b < NR_BLOCKS; b++) {
-		KSHIM_ASSERT_EQ_FATAL(kshim_xfs_scratch_read(mp, b, &seen[b]),
-				      0);
-		prefix = max(prefix, seen[b]);
-	}
-	KSHIM_ASSERT(prefix >= forced);
-	for (b = 0; b < NR_BLOCKS; b++) {
-		if (seen[b] != expected_seq(b, prefix))
-			kshim_info("block %u: seq %llu on disk, %llu expected "
-				   "after a recovery up to seq %llu\n", b,
-				   seen[b], expected_seq(b, prefix), prefix);
-		KSHIM_ASSERT_EQ(seen[b], expected_seq(b, prefix));
-	}
-	return prefix;
-}
 
 /*
  * xfs_log_force_seq(SYNC) returns only when the checkpoint is on stable
@@ -264,22 +143,16 @@ static u64 check_recovered_prefix(struct xfs_mount *mp, u64 forced)
  */
 static void test_forced_commits_survive_power_failure(void)
 {
+	struct xfs_fixture fx = { };
 	struct log_bio_trace trace;
 	struct log_bio_counts c;
-	struct kshim_xfs *x;
-	struct xfs_mount *mp;
-	xfs_csn_t csn = 0;
 	u64 s;
 
-	make_image(NULL);
-	x = mount_image();
-	mp = kshim_xfs_mp(x);
-	log_bio_trace_start(&trace, mp);
-	for (s = 1; s <= NR_COMMITS; s++) {
-		wrote[s] = 1u << (s % NR_BLOCKS);
-		csn = commit_blocks(mp, wrote[s], s, 200);
-	}
-	KSHIM_ASSERT_EQ(xfs_log_force_seq(mp, csn, XFS_LOG_SYNC, NULL), 0);
+	xfs_fixture_mount_new(&fx);
+	log_bio_trace_start(&trace, fx.mp);
+	for (s = 1; s <= NR_COMMITS; s++)
+		xfs_fixture_commit(&fx, BIT(s % NR_BLOCKS), 200);
+	KSHIM_ASSERT_EQ(xfs_fixture_force(&fx), 0);
 	/* Each iclog holding a commit record went out REQ_FUA. */
 	log_bio_trace_stop(&trace);
 	log_bio_trace_read(&trace, &c);
@@ -288,16 +161,14 @@ static void test_forced_commits_survive_power_failure(void)
 	KSHIM_ASSERT(c.fua >= c.commit_iclogs);
 	KSHIM_ASSERT_EQ(c.undecoded, 0);
 	KSHIM_ASSERT_EQ(c.violations, 0);
-	KSHIM_ASSERT_EQ(kshim_xfs_crash(x, KSHIM_CRASH_DROP_ALL, NULL), 0);
+	KSHIM_ASSERT_EQ(xfs_fixture_crash(&fx, KSHIM_CRASH_DROP_ALL), 0);
 
-	kshim_printk_clear();
-	x = mount_image();
+	KSHIM_ASSERT_EQ_FATAL(xfs_fixture_remount(&fx), 0);
 	KSHIM_ASSERT(kshim_printk_contains("Starting recovery"));
-	KSHIM_ASSERT_EQ(check_recovered_prefix(kshim_xfs_mp(x), NR_COMMITS),
-			NR_COMMITS);
-	kshim_xfs_unmount(x);
-	read_log();
-	kshim_host_image_remove(img);
+	KSHIM_ASSERT_EQ(xfs_fixture_check_prefix(&fx), NR_COMMITS);
+	xfs_fixture_unmount(&fx);
+	xfs_fixture_logprint(&fx);
+	xfs_fixture_remove(&fx);
 }
 
 /*
@@ -318,37 +189,29 @@ static void test_forced_commits_survive_power_failure(void)
  */
 static void crash_run(enum kshim_crash_mode mode, unsigned int sector)
 {
-	struct kshim_xfs_config disk = {
-		.image = img,
+	/* I/O slow and reordered enough to be in flight at the crash. */
+	struct xfs_fixture fx = {
 		.sector_size = sector,
-		.latency = { .base_ns = 20000, .jitter_ns = 80000 },
+		.dev = &dev_ssd_reordering,
 	};
-	u64 rnd = kshim_seed() ^ mode ^ sector, s, forced = 0, sync_at, wait;
-	struct kshim_crash_result res;
-	struct kshim_xfs *x;
+	u64 rnd = kshim_seed() ^ mode ^ sector, s, sync_at, wait;
+	struct kshim_crash_result *res = &fx.crashed;
 	struct xfs_mount *mp;
-	xfs_csn_t csn;
 	int err;
 
-	make_image(sector == 4096 ? "-s size=4096" : NULL);
-	KSHIM_ASSERT_EQ_FATAL(kshim_xfs_mount(&disk, &x), 0);
-	mp = kshim_xfs_mp(x);
+	mp = xfs_fixture_mount_new(&fx);
 	sync_at = 1 + kshim_random(&rnd) % NR_COMMITS;
 	for (s = 1; s <= NR_COMMITS; s++) {
 		unsigned int a = kshim_random(&rnd) % NR_BLOCKS;
 		unsigned int b = (a + 1 + kshim_random(&rnd) % (NR_BLOCKS - 1)) %
 				 NR_BLOCKS;
 
-		wrote[s] = (1u << a) | (1u << b);
-		csn = commit_blocks(mp, wrote[s], s,
-				    16 + kshim_random(&rnd) % 1000);
-		if (s == sync_at) {
-			KSHIM_ASSERT_EQ(xfs_log_force_seq(mp, csn, XFS_LOG_SYNC,
-							  NULL), 0);
-			forced = s;
-		} else if (s % 50 == 0) {
+		xfs_fixture_commit(&fx, BIT(a) | BIT(b),
+				   16 + kshim_random(&rnd) % 1000);
+		if (s == sync_at)
+			KSHIM_ASSERT_EQ(xfs_fixture_force(&fx), 0);
+		else if (s % 50 == 0)
 			KSHIM_ASSERT_EQ(xfs_log_force(mp, 0), 0);
-		}
 		/* Metadata writeback, so the tail moves on. */
 		if (s % 100 == 0)
 			xfs_ail_push_all(mp->m_ail);
@@ -359,7 +222,8 @@ static void crash_run(enum kshim_crash_mode mode, unsigned int sector)
 	 * them run for a seeded while: the device takes 20-100 us per I/O.
 	 * (Without the wait the buffers are still pinned: xfsaild forces the
 	 * log and its push target ends below where the checkpoint moves
-	 * them, so it writes little.)
+	 * them, so it writes little.) Not counted as a durable point even
+	 * when synchronous: the check requires the seeded force only.
 	 */
 	KSHIM_ASSERT_EQ(xfs_log_force(mp, kshim_random(&rnd) % 2 ?
 					  XFS_LOG_SYNC : 0), 0);
@@ -367,24 +231,23 @@ static void crash_run(enum kshim_crash_mode mode, unsigned int sector)
 	wait = kshim_random(&rnd) % 2 ? kshim_random(&rnd) % 2000 :
 					   50000 + kshim_random(&rnd) % 200000;
 	usleep_range(wait, wait + 1);
-	KSHIM_ASSERT_EQ(kshim_xfs_crash(x, mode, &res), 0);
+	KSHIM_ASSERT_EQ(xfs_fixture_crash(&fx, mode), 0);
 
-	kshim_printk_clear();
-	err = kshim_xfs_mount(&disk, &x);
+	err = xfs_fixture_remount(&fx);
 	kshim_info("crash mode %d, %u-byte sectors, after %llu us: %llu of "
 		   "%llu cached writes kept, %llu torn; mount %d\n", mode,
-		   sector, wait, res.kept, res.cached, res.torn, err);
-	if (err == -EFSBADCRC && res.torn && sector < 4096) {
+		   sector, wait, res->kept, res->cached, res->torn, err);
+	if (err == -EFSBADCRC && res->torn && sector < 4096) {
 		KSHIM_ASSERT(kshim_printk_contains("Metadata CRC error"));
 	} else {
 		KSHIM_ASSERT_EQ_FATAL(err, 0);
-		s = check_recovered_prefix(kshim_xfs_mp(x), forced);
+		s = xfs_fixture_check_prefix(&fx);
 		kshim_info("recovered up to seq %llu (forced %llu, last %d)\n",
-			   s, forced, NR_COMMITS);
-		kshim_xfs_unmount(x);
-		read_log();
+			   s, fx.durable, NR_COMMITS);
+		xfs_fixture_unmount(&fx);
+		xfs_fixture_logprint(&fx);
 	}
-	kshim_host_image_remove(img);
+	xfs_fixture_remove(&fx);
 }
 
 static void test_crash_keeping_random_writes_recovers_a_prefix(void)
@@ -418,44 +281,29 @@ static void test_crash_tearing_metadata_is_detected_or_recovered(void)
  */
 static void test_external_log_recovers_forced_commits(void)
 {
-	char logimg[256], opts[512];
-	struct kshim_xfs_config cfg = { .image = img, .log_image = logimg };
-	struct kshim_xfs *x;
+	struct xfs_fixture fx = { .log_size = 8 << 20 };
 	struct xfs_mount *mp;
-	xfs_csn_t csn = 0;
 	u64 s;
-	int st;
 
-	KSHIM_ASSERT_EQ_FATAL(kshim_host_image_create(logimg, sizeof(logimg),
-						      8 << 20, 0), 0);
-	KSHIM_ASSERT_EQ_FATAL(kshim_xfs_make_file(logimg, 8 << 20), 0);
-	snprintf(opts, sizeof(opts), "-l logdev=%s,size=8m", logimg);
-	make_image(opts);
-	KSHIM_ASSERT_EQ_FATAL(kshim_xfs_mount(&cfg, &x), 0);
-	mp = kshim_xfs_mp(x);
+	mp = xfs_fixture_mount_new(&fx);
 	KSHIM_ASSERT(mp->m_logdev_targp != mp->m_ddev_targp);
 	KSHIM_ASSERT_EQ(mp->m_sb.sb_logstart, 0);
-	for (s = 1; s <= 100; s++) {
-		wrote[s] = 1u << (s % NR_BLOCKS);
-		csn = commit_blocks(mp, wrote[s], s, 500);
-	}
-	KSHIM_ASSERT_EQ(xfs_log_force_seq(mp, csn, XFS_LOG_SYNC, NULL), 0);
-	KSHIM_ASSERT_EQ(kshim_xfs_crash(x, KSHIM_CRASH_DROP_ALL, NULL), 0);
+	for (s = 1; s <= 100; s++)
+		xfs_fixture_commit(&fx, BIT(s % NR_BLOCKS), 500);
+	KSHIM_ASSERT_EQ(xfs_fixture_force(&fx), 0);
+	KSHIM_ASSERT_EQ(xfs_fixture_crash(&fx, KSHIM_CRASH_DROP_ALL), 0);
 
-	kshim_printk_clear();
-	KSHIM_ASSERT_EQ_FATAL(kshim_xfs_mount(&cfg, &x), 0);
+	KSHIM_ASSERT_EQ_FATAL(xfs_fixture_remount(&fx), 0);
 	KSHIM_ASSERT(kshim_printk_contains("Starting recovery (logdev: "));
-	KSHIM_ASSERT_EQ(check_recovered_prefix(kshim_xfs_mp(x), 100), 100);
-	kshim_xfs_unmount(x);
-	st = kshim_xfs_logprint(img, logimg, "-c", logprint, sizeof(logprint));
-	KSHIM_ASSERT_EQ(st, 0);
-	KSHIM_ASSERT(strstr(logprint, "flags: UNMOUNT") != NULL);
+	KSHIM_ASSERT_EQ(xfs_fixture_check_prefix(&fx), 100);
+	xfs_fixture_unmount(&fx);
+	KSHIM_ASSERT(strstr(xfs_fixture_logprint(&fx), "flags: UNMOUNT") !=
+		     NULL);
 
 	/* The data device alone is refused: the log is external. */
-	cfg.log_image = NULL;
-	KSHIM_ASSERT_EQ(kshim_xfs_mount(&cfg, &x), -EINVAL);
-	kshim_host_image_remove(logimg);
-	kshim_host_image_remove(img);
+	fx.cfg.log_image = NULL;
+	KSHIM_ASSERT_EQ(xfs_fixture_try_mount(&fx), -EINVAL);
+	xfs_fixture_remove(&fx);
 }
 
 static const struct kshim_test recovery_tests[] = {
@@ -516,16 +364,14 @@ static s64 idle_grant(struct xlog *log)
  */
 static void test_reserve_regrant_ungrant_account_every_byte(void)
 {
-	struct kshim_xfs *x;
+	struct xfs_fixture fx = { };
 	struct xfs_mount *mp;
 	struct xlog *log;
 	struct xlog_ticket *tic = NULL;
 	s64 r0, w0, unit;
 	int cnt, i;
 
-	make_image(NULL);
-	x = mount_image();
-	mp = kshim_xfs_mp(x);
+	mp = xfs_fixture_mount_new(&fx);
 	log = mp->m_log;
 	quiesce(mp);
 	r0 = grant(&log->l_reserve_head);
@@ -571,8 +417,8 @@ static void test_reserve_regrant_ungrant_account_every_byte(void)
 	xfs_log_ticket_ungrant(log, tic);
 	KSHIM_ASSERT_EQ(grant(&log->l_reserve_head), r0);
 	KSHIM_ASSERT_EQ(grant(&log->l_write_head), w0);
-	kshim_xfs_unmount(x);
-	kshim_host_image_remove(img);
+	xfs_fixture_unmount(&fx);
+	xfs_fixture_remove(&fx);
 }
 
 /*
@@ -584,7 +430,7 @@ static void test_reserve_regrant_ungrant_account_every_byte(void)
  */
 static void test_rolling_transaction_returns_its_reservation(void)
 {
-	struct kshim_xfs *x;
+	struct xfs_fixture fx = { };
 	struct xfs_mount *mp;
 	struct xlog *log;
 	struct xfs_trans *tp;
@@ -592,9 +438,7 @@ static void test_rolling_transaction_returns_its_reservation(void)
 	u64 seq;
 	int i;
 
-	make_image(NULL);
-	x = mount_image();
-	mp = kshim_xfs_mp(x);
+	mp = xfs_fixture_mount_new(&fx);
 	log = mp->m_log;
 	quiesce(mp);
 	r0 = grant(&log->l_reserve_head);
@@ -619,8 +463,8 @@ static void test_rolling_transaction_returns_its_reservation(void)
 		KSHIM_ASSERT_EQ(kshim_xfs_scratch_read(mp, i, &seq), 0);
 		KSHIM_ASSERT_EQ(seq, i == 0 ? 6 : i == 1 ? 7 : 8);
 	}
-	kshim_xfs_unmount(x);
-	kshim_host_image_remove(img);
+	xfs_fixture_unmount(&fx);
+	xfs_fixture_remove(&fx);
 }
 
 struct reserver {
@@ -659,7 +503,7 @@ static int nr_waiters(struct xlog_grant_head *head)
  */
 static void test_waiters_queue_in_order_and_wake_when_space_frees(void)
 {
-	struct kshim_xfs *x;
+	struct xfs_fixture fx = { };
 	struct xfs_mount *mp;
 	struct xlog *log;
 	struct xlog_ticket *a = NULL;
@@ -667,9 +511,7 @@ static void test_waiters_queue_in_order_and_wake_when_space_frees(void)
 	struct task_struct *tb, *tc;
 	s64 free0, r0;
 
-	make_image(NULL);
-	x = mount_image();
-	mp = kshim_xfs_mp(x);
+	mp = xfs_fixture_mount_new(&fx);
 	log = mp->m_log;
 	quiesce(mp);
 	free0 = space_left(log, &log->l_reserve_head);
@@ -703,8 +545,8 @@ static void test_waiters_queue_in_order_and_wake_when_space_frees(void)
 	xfs_log_ticket_ungrant(log, b.tic);
 	xfs_log_ticket_ungrant(log, c.tic);
 	KSHIM_ASSERT_EQ(grant(&log->l_reserve_head), r0);
-	kshim_xfs_unmount(x);
-	kshim_host_image_remove(img);
+	xfs_fixture_unmount(&fx);
+	xfs_fixture_remove(&fx);
 }
 
 static unsigned int ail_items(struct xfs_ail *ailp)
@@ -728,7 +570,7 @@ static unsigned int ail_items(struct xfs_ail *ailp)
  */
 static void test_ail_takes_items_after_their_checkpoint_and_writes_them_back(void)
 {
-	struct kshim_xfs *x;
+	struct xfs_fixture fx = { };
 	struct xfs_mount *mp;
 	struct xfs_ail *ailp;
 	struct xlog *log;
@@ -737,15 +579,13 @@ static void test_ail_takes_items_after_their_checkpoint_and_writes_them_back(voi
 	unsigned int b;
 	u64 seq;
 
-	make_image(NULL);
-	x = mount_image();
-	mp = kshim_xfs_mp(x);
+	mp = xfs_fixture_mount_new(&fx);
 	log = mp->m_log;
 	ailp = mp->m_ail;
 	quiesce(mp);
 
 	/* Committed into the CIL, not yet written: not in the AIL. */
-	csn = commit_blocks(mp, 0xff, 1, 200);
+	csn = xfs_fixture_commit(&fx, 0xff, 200);
 	KSHIM_ASSERT_EQ(ail_items(ailp), 0);
 	KSHIM_ASSERT_EQ(kshim_xfs_scratch_read(mp, 0, &seq), 0);
 	KSHIM_ASSERT_EQ(seq, 0);	/* never written */
@@ -769,8 +609,8 @@ static void test_ail_takes_items_after_their_checkpoint_and_writes_them_back(voi
 		KSHIM_ASSERT_EQ(kshim_xfs_scratch_read(mp, b, &seq), 0);
 		KSHIM_ASSERT_EQ(seq, 1);
 	}
-	kshim_xfs_unmount(x);
-	kshim_host_image_remove(img);
+	xfs_fixture_unmount(&fx);
+	xfs_fixture_remove(&fx);
 }
 
 static const struct kshim_test grant_tests[] = {
@@ -808,9 +648,10 @@ static void print_load(const char *what, const struct log_load *ll)
  */
 static void test_committers_wrap_the_log_keeping_its_invariants(void)
 {
-	struct kshim_xfs_config disk = {
-		.image = img,
-		.latency = { .base_ns = 20000, .jitter_ns = 30000 },
+	struct xfs_fixture fx = {
+		.size = STRESS_IMG_SIZE,
+		.mkfs_opts = STRESS_MKFS,
+		.dev = &dev_ssd,
 	};
 	struct log_load ll = {
 		.nr_tasks = 64,
@@ -819,13 +660,8 @@ static void test_committers_wrap_the_log_keeping_its_invariants(void)
 	};
 	struct log_bio_trace trace;
 	struct log_bio_counts c;
-	struct kshim_xfs *x;
-	unsigned int b;
-	u64 seq;
 
-	make_image_of(STRESS_IMG_SIZE, STRESS_MKFS);
-	KSHIM_ASSERT_EQ_FATAL(kshim_xfs_mount(&disk, &x), 0);
-	ll.mp = kshim_xfs_mp(x);
+	ll.mp = xfs_fixture_mount_new(&fx);
 	log_bio_trace_start(&trace, ll.mp);
 	KSHIM_ASSERT_EQ_FATAL(log_load_run(&ll), 0);
 	log_bio_trace_stop(&trace);
@@ -863,16 +699,13 @@ static void test_committers_wrap_the_log_keeping_its_invariants(void)
 	 * own (tests/findings/finding_xfs_log_recovery.c).
 	 */
 	KSHIM_ASSERT_EQ(xfs_log_force(ll.mp, 0), 0);
-	KSHIM_ASSERT_EQ(kshim_xfs_crash(x, KSHIM_CRASH_DROP_ALL, NULL), 0);
-	kshim_printk_clear();
-	KSHIM_ASSERT_EQ_FATAL(kshim_xfs_mount(&disk, &x), 0);
+	KSHIM_ASSERT_EQ(xfs_fixture_crash(&fx, KSHIM_CRASH_DROP_ALL), 0);
+	KSHIM_ASSERT_EQ_FATAL(xfs_fixture_remount(&fx), 0);
 	KSHIM_ASSERT(kshim_printk_contains("Starting recovery"));
-	for (b = 0; b < kshim_xfs_scratch_blocks(kshim_xfs_mp(x)); b++)
-		KSHIM_ASSERT_EQ(kshim_xfs_scratch_read(kshim_xfs_mp(x), b,
-						       &seq), 0);
-	kshim_xfs_unmount(x);
-	read_log();
-	kshim_host_image_remove(img);
+	KSHIM_ASSERT_EQ(xfs_fixture_bad_scratch_blocks(&fx), 0);
+	xfs_fixture_unmount(&fx);
+	xfs_fixture_logprint(&fx);
+	xfs_fixture_remove(&fx);
 }
 
 /*
@@ -894,11 +727,10 @@ static void test_committers_block_at_the_cil_hard_limit_when_push_is_late(void)
 		.payload = 1000,
 		.hold_push_ns = 200 * NSEC_PER_MSEC,
 	};
-	struct kshim_xfs *x;
+	/* The smallest log: mkfs.xfs's default on this image. */
+	struct xfs_fixture fx = { .size = STRESS_IMG_SIZE };
 
-	make_image_of(STRESS_IMG_SIZE, NULL);	/* the smallest log */
-	x = mount_image();
-	ll.mp = kshim_xfs_mp(x);
+	ll.mp = xfs_fixture_mount_new(&fx);
 	KSHIM_ASSERT_EQ_FATAL(log_load_run(&ll), 0);
 	print_load("held push", &ll);
 	KSHIM_ASSERT_EQ(ll.commits, ll.nr_tasks * ll.commits_per_task);
@@ -906,9 +738,9 @@ static void test_committers_block_at_the_cil_hard_limit_when_push_is_late(void)
 	KSHIM_ASSERT(ll.throttled_max > 0);
 	KSHIM_ASSERT(ll.cil_max_bytes >= ll.cil_hard_limit);
 	KSHIM_ASSERT(ll.cil_max_bytes < ll.logsize / 2);
-	kshim_xfs_unmount(x);
-	read_log();
-	kshim_host_image_remove(img);
+	xfs_fixture_unmount(&fx);
+	xfs_fixture_logprint(&fx);
+	xfs_fixture_remove(&fx);
 }
 
 static const struct kshim_test stress_tests[] = {
@@ -931,22 +763,21 @@ static const struct kshim_test mount_tests[] = {
  */
 static void test_log_too_small_for_the_reservations_fails_the_mount(void)
 {
-	struct kshim_xfs_config cfg = { .image = img };
-	struct kshim_xfs *x;
+	struct xfs_fixture fx = { };
 	char cmd[512];
 
-	make_image(NULL);
+	xfs_fixture_mkfs(&fx);
 	snprintf(cmd, sizeof(cmd),
 		 "xfs_db -x -c 'sb 0' -c 'write -d logblocks 512' %s "
-		 ">/dev/null 2>&1", img);
+		 ">/dev/null 2>&1", fx.img);
 	KSHIM_ASSERT_EQ_FATAL(kshim_host_run_command(cmd), 0);
 	kshim_printk_clear();
 	/* XFS_DEBUG builds ASSERT(0) after "Log failed size checks". */
 	kshim_test_expect_warns(1);
-	KSHIM_ASSERT_EQ(kshim_xfs_mount(&cfg, &x), -EINVAL);
+	KSHIM_ASSERT_EQ(xfs_fixture_try_mount(&fx), -EINVAL);
 	KSHIM_ASSERT(kshim_printk_contains("Log size 512 blocks too small"));
-	KSHIM_ASSERT_NULL(x);
-	kshim_host_image_remove(img);
+	KSHIM_ASSERT_NULL(fx.x);
+	xfs_fixture_remove(&fx);
 }
 
 static const struct kshim_test bad_input_tests[] = {

@@ -1,0 +1,213 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The steps of an XFS log test (xfs_fixture.h). */
+#include <linux/kernel.h>
+#include <linux/string.h>
+#include "xfs_fixture.h"
+#include "xfs_buf_item.h"
+#include <kshim/ktest.h>
+#include <kshim/runtime.h>
+
+#define DEFAULT_SIZE	(64ULL << 20)
+
+/* One xfs_logprint output at a time: tests in a binary run one by one. */
+static char logprint[64 << 10];
+
+void xfs_fixture_mkfs(struct xfs_fixture *f)
+{
+	u64 size = f->size ?: DEFAULT_SIZE;
+	char opts[512];
+
+	KSHIM_ASSERT_EQ_FATAL(kshim_host_image_create(f->img, sizeof(f->img),
+						      size, 0), 0);
+	snprintf(opts, sizeof(opts), "%s", f->sector_size == 4096 ?
+		 "-s size=4096 " : "");
+	if (f->log_size) {
+		KSHIM_ASSERT_EQ_FATAL(kshim_host_image_create(f->log_img,
+				sizeof(f->log_img), f->log_size, 0), 0);
+		KSHIM_ASSERT_EQ_FATAL(kshim_xfs_make_file(f->log_img,
+							  f->log_size), 0);
+		snprintf(opts + strlen(opts), sizeof(opts) - strlen(opts),
+			 "-l logdev=%s,size=%llu ", f->log_img,
+			 (unsigned long long)f->log_size);
+	}
+	if (f->mkfs_opts)
+		snprintf(opts + strlen(opts), sizeof(opts) - strlen(opts),
+			 "%s", f->mkfs_opts);
+	KSHIM_ASSERT_EQ_FATAL(kshim_xfs_mkfs(f->img, size, opts), 0);
+	f->cfg = (struct kshim_xfs_config){
+		.image = f->img,
+		.log_image = f->log_size ? f->log_img : NULL,
+		.sector_size = f->sector_size,
+		.latency = (f->dev ?: &dev_fast)->latency,
+	};
+}
+
+int xfs_fixture_try_mount(struct xfs_fixture *f)
+{
+	int err;
+
+	KSHIM_ASSERT_FATAL(f->x == NULL);
+	err = kshim_xfs_mount(&f->cfg, &f->x);
+	f->mp = err ? NULL : kshim_xfs_mp(f->x);
+	return err;
+}
+
+struct xfs_mount *xfs_fixture_mount(struct xfs_fixture *f)
+{
+	KSHIM_ASSERT_EQ_FATAL(xfs_fixture_try_mount(f), 0);
+	return f->mp;
+}
+
+struct xfs_mount *xfs_fixture_mount_new(struct xfs_fixture *f)
+{
+	xfs_fixture_mkfs(f);
+	return xfs_fixture_mount(f);
+}
+
+int xfs_fixture_remount(struct xfs_fixture *f)
+{
+	kshim_printk_clear();
+	return xfs_fixture_try_mount(f);
+}
+
+void xfs_fixture_unmount(struct xfs_fixture *f)
+{
+	KSHIM_ASSERT_FATAL(f->x != NULL);
+	kshim_xfs_unmount(f->x);
+	f->x = NULL;
+	f->mp = NULL;
+}
+
+void xfs_fixture_remove(struct xfs_fixture *f)
+{
+	KSHIM_ASSERT_NULL(f->x);
+	if (f->log_size)
+		kshim_host_image_remove(f->log_img);
+	kshim_host_image_remove(f->img);
+}
+
+/*
+ * The first buffer is held across the commit to read its log item's
+ * sequence afterwards, as code that relogs a held buffer does: once
+ * committed and released, the item may be written back and freed.
+ */
+xfs_csn_t xfs_fixture_commit(struct xfs_fixture *f, u32 blocks,
+			     unsigned int len)
+{
+	struct xfs_mount *mp = f->mp;
+	struct xfs_buf_log_item *bip;
+	u64 seq = f->committed + 1;
+	struct xfs_trans *tp;
+	struct xfs_buf *bp;
+	unsigned int b;
+
+	KSHIM_ASSERT_FATAL(blocks != 0);
+	KSHIM_ASSERT_FATAL(seq <= XFS_FIXTURE_MAX_COMMITS);
+	KSHIM_ASSERT_EQ_FATAL(xfs_trans_alloc(mp, &M_RES(mp)->tr_write, 0, 0,
+					      0, &tp), 0);
+	for (b = 0; b < XFS_FIXTURE_BLOCKS; b++)
+		if (blocks & BIT(b))
+			KSHIM_ASSERT_EQ_FATAL(kshim_xfs_scratch_log(tp, b, seq,
+								    len), 0);
+	bip = container_of(list_first_entry(&tp->t_items, struct xfs_log_item,
+					    li_trans),
+			   struct xfs_buf_log_item, bli_item);
+	bp = bip->bli_buf;
+	xfs_trans_bhold(tp, bp);
+	KSHIM_ASSERT_EQ_FATAL(xfs_trans_commit(tp), 0);
+	f->last_csn = bp->b_log_item->bli_item.li_seq;
+	xfs_buf_relse(bp);
+	f->wrote[seq] = blocks;
+	f->committed = seq;
+	return f->last_csn;
+}
+
+int xfs_fixture_force(struct xfs_fixture *f)
+{
+	u64 upto = f->committed;
+	int err;
+
+	err = xfs_log_force_seq(f->mp, f->last_csn, XFS_LOG_SYNC, NULL);
+	if (!err)
+		f->durable = upto;
+	return err;
+}
+
+int xfs_fixture_crash(struct xfs_fixture *f, enum kshim_crash_mode mode)
+{
+	int err;
+
+	KSHIM_ASSERT_FATAL(f->x != NULL);
+	memset(&f->crashed, 0, sizeof(f->crashed));
+	err = kshim_xfs_crash(f->x, mode, &f->crashed);
+	/* kshim_xfs_crash() releases the mount whatever it returns. */
+	f->x = NULL;
+	f->mp = NULL;
+	return err;
+}
+
+/* The commit that last wrote BLOCK among commits 1..UPTO; 0 if none. */
+static u64 expected_seq(const struct xfs_fixture *f, unsigned int block,
+			u64 upto)
+{
+	u64 s;
+
+	for (s = upto; s > 0; s--)
+		if (f->wrote[s] & BIT(block))
+			return s;
+	return 0;
+}
+
+u64 xfs_fixture_check_prefix(struct xfs_fixture *f)
+{
+	u64 seen[XFS_FIXTURE_BLOCKS], prefix = 0;
+	unsigned int b;
+
+	for (b = 0; b < XFS_FIXTURE_BLOCKS; b++) {
+		KSHIM_ASSERT_EQ_FATAL(kshim_xfs_scratch_read(f->mp, b,
+							     &seen[b]), 0);
+		prefix = max(prefix, seen[b]);
+	}
+	/* The newest commit seen anywhere is the only candidate prefix. */
+	if (prefix < f->durable)
+		kshim_info("recovered up to commit %llu, but commits up to "
+			   "%llu were forced to stable storage\n", prefix,
+			   f->durable);
+	KSHIM_ASSERT(prefix >= f->durable);
+	for (b = 0; b < XFS_FIXTURE_BLOCKS; b++) {
+		if (seen[b] != expected_seq(f, b, prefix))
+			kshim_info("block %u: seq %llu on disk, %llu expected "
+				   "after a recovery up to seq %llu\n", b,
+				   seen[b], expected_seq(f, b, prefix), prefix);
+		KSHIM_ASSERT_EQ(seen[b], expected_seq(f, b, prefix));
+	}
+	return prefix;
+}
+
+unsigned int xfs_fixture_bad_scratch_blocks(struct xfs_fixture *f)
+{
+	unsigned int b, bad = 0;
+	u64 seq;
+	int err;
+
+	for (b = 0; b < kshim_xfs_scratch_blocks(f->mp); b++) {
+		err = kshim_xfs_scratch_read(f->mp, b, &seq);
+		if (err) {
+			kshim_info("scratch block %u does not verify: %d\n", b,
+				   err);
+			bad++;
+		}
+	}
+	return bad;
+}
+
+const char *xfs_fixture_logprint(struct xfs_fixture *f)
+{
+	int st = kshim_xfs_logprint(f->img, f->log_size ? f->log_img : NULL,
+				    "-c", logprint, sizeof(logprint));
+
+	if (st != 0)
+		kshim_info("xfs_logprint exited %d:\n%s\n", st, logprint);
+	KSHIM_ASSERT_EQ_FATAL(st, 0);
+	return logprint;
+}
