@@ -3,8 +3,8 @@
  * kshim's own runtime, checked the way the kernel code under test relies
  * on it: lockdep_assert_held() really checks the owner, sleeping in atomic
  * context is reported, per-CPU variables are per simulated CPU, allocation
- * failure injection fails allocations, WARN_ON is counted, and a mutex
- * excludes concurrent tasks.
+ * failure injection fails allocations, WARN_ON is counted, a mutex
+ * excludes concurrent tasks, and a cache destroyed too early is kept.
  */
 #include <linux/kernel.h>
 #include <linux/spinlock.h>
@@ -216,6 +216,29 @@ static void test_kfree_rcu_frees_after_grace_period(void)
 	KSHIM_ASSERT_EQ(kshim_alloc_outstanding(), before);
 }
 
+/*
+ * A cache destroyed with objects still live is reported and kept, as SLUB
+ * keeps it: the objects point at it, and freeing one later must not touch
+ * freed memory (ASan and valgrind check that here).
+ */
+static void test_destroying_a_cache_with_live_objects_keeps_it(void)
+{
+	long before = kshim_alloc_outstanding();
+	struct kmem_cache *s = kmem_cache_create("kshim_test_live", 48, 0, 0,
+						 NULL);
+	void *obj;
+
+	KSHIM_ASSERT_FATAL(s != NULL);
+	obj = kmem_cache_alloc(s, GFP_KERNEL);
+	KSHIM_ASSERT_FATAL(obj != NULL);
+	kshim_test_expect_reports(1);
+	kmem_cache_destroy(s);
+	KSHIM_ASSERT_EQ(kshim_kmem_cache_live(s), 1);
+	kmem_cache_free(s, obj);
+	KSHIM_ASSERT_EQ(kshim_kmem_cache_live(s), 0);
+	KSHIM_ASSERT_EQ(kshim_alloc_outstanding(), before);
+}
+
 static const struct kshim_test runtime_tests[] = {
 	KSHIM_TEST(test_lockdep_assert_held_checks_owner),
 	KSHIM_TEST(test_lockdep_assert_held_by_other_task_fails),
@@ -227,6 +250,7 @@ static const struct kshim_test runtime_tests[] = {
 	KSHIM_TEST(test_mutex_excludes_tasks),
 	KSHIM_TEST(test_kfree_rcu_frees_after_grace_period),
 	KSHIM_TEST(test_lock_stat_counts_acquisitions_and_contention),
+	KSHIM_TEST(test_destroying_a_cache_with_live_objects_keeps_it),
 	{ }
 };
 
