@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
-"""Plot the log_concurrency scenario (seed 002) from its JSON: commits per
-second and mean wait for log space against the number of concurrent
+"""Plot the log_concurrency scenario (unbounded log concurrency) from its
+JSON: commits per second and mean wait for log space against the number of concurrent
 tasks, one line per regime (CIL push on time / held back) and per file
 (base and patched runs can be overlaid), into a PNG with gnuplot
 (Debian: gnuplot-nox).
@@ -37,7 +37,7 @@ def plot(output, runs):
             'set terminal pngcairo size 1000,450\n'
             f"set output '{output}'\n"
             'set multiplot layout 1,2 title '
-            "'log\\_concurrency (seed 002): tr\\_write commits on the smallest log'\n"
+            "'unbounded log concurrency: tr\\_write commits on the smallest log'\n"
             'set logscale x 2\nset grid\nset key bottom left\n'
             "set xlabel 'concurrent tasks'\n"
             "set ylabel 'commits per second (kshim clock)'\nset yrange [0:*]\n"

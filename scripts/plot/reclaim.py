@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
-"""Plot the reclaim_stalls scenario (seed 000) from its JSON: the
-allocation latency histogram (allocations per power-of-two latency
-bucket, kshim clock), one line per file, so base and patched runs can be
-overlaid; into a PNG with gnuplot (Debian: gnuplot-nox).
+"""Plot the reclaim_stalls scenario (allocation stalls under inode-cache
+pressure) from its JSON: the allocation latency histogram (allocations
+per power-of-two latency bucket, kshim clock), one line per file, so base
+and patched runs can be overlaid; into a PNG with gnuplot (Debian:
+gnuplot-nox).
 
   ./kshim plot -o reclaim.png build/tests/reclaim_stalls.json
   ./kshim plot -o cmp.png base.json:base patched.json:patched
@@ -43,7 +44,7 @@ def plot(output, runs):
         script = (
             'set terminal pngcairo size 1000,450\n'
             f"set output '{output}'\n"
-            "set title 'reclaim\\_stalls (seed 000): allocation latency "
+            "set title 'reclaim stalls: allocation latency "
             "under inode-cache pressure'\n"
             'set grid\nset key top right\nset xtics rotate by -45\n'
             "set xlabel 'allocation latency (bucket: at least)'\n"

@@ -2,7 +2,7 @@
 /*
  * Benchmark, not a test: prints figures, fails on nothing but a broken
  * run. The real XFS log under N = 8, 64, 256, 1024 committers: the load
- * of the seed-002 scenario (tests/support/xfs_log_load.c: the real
+ * of the log concurrency scenario (tests/support/xfs_log_load.c: the real
  * tr_write reservation, one 1000-byte scratch block logged, commit), on
  * the same image (256 MiB, the smallest log mkfs.xfs allows, a device at
  * 20-50 us per I/O), with the CIL push worker never held back. Each N

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Scenario (seed 002): unbounded transaction concurrency against the XFS
+ * Scenario: unbounded transaction concurrency against the XFS
  * log. ../shared/context/seeds/002_06bebd7c6f98aefd.txt: 1024 concurrent
  * unwritten-extent conversions exhaust log reservation space and
  * serialise on the grant-head locks; bounding the concurrency gives the
@@ -141,7 +141,7 @@ static void print_table(void)
 {
 	unsigned int i;
 
-	kshim_info("\nscenario log_concurrency (seed 002): %d commits of tr_write "
+	kshim_info("\nscenario log_concurrency: %d commits of tr_write "
 		   "(%d bytes logged) over N tasks, log %lld bytes, CIL hard "
 		   "limit %lld\n", TOTAL_COMMITS, PAYLOAD, runs[0].ll.logsize,
 		   runs[0].ll.cil_hard_limit);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Scenario (seed 000): allocation stalls under inode-cache pressure.
+ * Scenario: allocation stalls under inode-cache pressure.
  * ../shared/context/seeds/000_02e45f6396595fcb.txt: on a simoop load, XFS
  * inode reclaim called from the shrinker blocked (on inode flush locks,
  * on pinned inodes waiting for a log force, on the per-AG reclaim
@@ -278,7 +278,7 @@ static void print_table(void)
 	char b1[24];
 	int i;
 
-	kshim_info("\nscenario reclaim_stalls (seed 000): %d creators x %d files "
+	kshim_info("\nscenario reclaim_stalls: %d creators x %d files "
 		   "(create, log a change, release), %d allocators of %lu KiB, "
 		   "kswapd; memory: the mount + %lu MiB, min watermark %lu KiB\n",
 		   CREATORS, FILES_PER_CREATOR, ALLOCATORS,

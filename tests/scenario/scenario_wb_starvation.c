@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Scenario (seed 004): a large file's writeback starved by small-file
+ * Scenario: a large file's writeback starved by small-file
  * creation. ../shared/context/seeds/004_6563f4e94b6a22f8.txt: a large
  * file waited an hour while thousands of small files were created,
  * because a slice-exhausted inode went back to b_dirty with a fresh
@@ -288,7 +288,7 @@ static void run(const struct regime *r)
 	verdict = large_on_disk() >= large_pages && done_ms <= bound_ms ?
 		  "pass" : "FAIL";
 
-	kshim_info("\nscenario wb_starvation (seed 004), %s regime: %lu MiB file, background threshold %lu MiB, %d small-file creators, %s backend\n",
+	kshim_info("\nscenario wb_starvation, %s regime: %lu MiB file, background threshold %lu MiB, %d small-file creators, %s backend\n",
 		r->name, r->large_mb, r->bg_mb, CREATORS,
 		kshim_host_getenv("KSHIM_BACKEND") ?: "parallel");
 	kshim_info("  %-40s %10llu ms (virtual)\n", "large file on disk after",

@@ -55,7 +55,7 @@ extern const struct dev_profile dev_ssd_reordering;
 /*
  * dev_slow_disk: 0.5-1.5 ms per I/O. Writeback is slow against the CPU:
  * dirty and pinned objects pile up and reclaim ends up waiting on I/O
- * (scenario_reclaim_stalls, seed 000). A window as long as one I/O (a
+ * (scenario_reclaim_stalls). A window as long as one I/O (a
  * force that returns before its write is durable) stays open for
  * whatever the test does next (test_xfs_log_example).
  */

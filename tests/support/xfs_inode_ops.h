@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What the inode-cache test and the seed-000 scenario do to XFS inodes
+ * What the inode-cache test and the inode-cache reclaim scenario do to XFS inodes
  * on a mount (xfs_inode_ops.c): make a file as the VFS would, log a
  * change to it, and read the mount's statistics.
  */

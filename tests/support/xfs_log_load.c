@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The log load (see xfs_log_load.h). Each task's transaction is what the
- * seed-002 report describes for an unwritten-extent conversion: the real
+ * log concurrency post describes for an unwritten-extent conversion: the real
  * tr_write reservation, a small amount of metadata logged (one scratch
  * block, real buffer log item), commit. The checker samples, under the
  * locks the kernel uses for them:

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * A log load for the stress test and the seed-002 scenario: N tasks, each
+ * A log load for the stress test and the log concurrency scenario: N tasks, each
  * running reserve -> log one scratch block -> commit with the real
  * tr_write reservation, while a checker task samples the log's
  * invariants (tests/support/xfs_log_load.c).
