@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
 """Plot the log_concurrency scenario (unbounded log concurrency) from its
-JSON: commits per second and mean wait for log space against the number of concurrent
-tasks, one line per regime (CIL push on time / held back) and per file
-(base and patched runs can be overlaid), into a PNG with gnuplot
+JSON: commits per second and mean wait for log space against the number
+of concurrent tasks, one line per regime (CIL push on time / held back)
+and per file (base and patched runs can be overlaid), into a PNG with
+gnuplot
 (Debian: gnuplot-nox).
 
   ./kshim plot -o log.png build/tests/log_concurrency.json
