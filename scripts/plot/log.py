@@ -3,8 +3,7 @@
 JSON: commits per second and mean wait for log space against the number
 of concurrent tasks, one line per regime (CIL push on time / held back)
 and per file (base and patched runs can be overlaid), into a PNG with
-gnuplot
-(Debian: gnuplot-nox).
+gnuplot (Debian: gnuplot-nox).
 
   ./kshim plot -o log.png build/tests/log_concurrency.json
   ./kshim plot -o cmp.png base.json:base patched.json:patched
