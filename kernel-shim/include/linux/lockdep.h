@@ -42,7 +42,7 @@ struct task_struct;
 #define lock_acquire_shared(l, s, t, n, i)	do { } while (0)
 #define lock_map_acquire(l)			do { } while (0)
 #define lock_map_acquire_read(l)		do { } while (0)
-#define lock_map_acquire_try(l)			do { } while (0)
+#define lock_map_acquire_try(l)			do { (void)(l); } while (0)
 #define lock_map_release(l)			do { } while (0)
 #define lock_map_assert_held(l)			do { } while (0)
 #define lock_set_class(l, n, k, s, i)		do { } while (0)

@@ -26,6 +26,15 @@
 #include <linux/spinlock_types.h>
 #include <linux/refcount_types.h>
 #include <asm/processor.h>	/* struct thread_struct */
+#include <linux/task_io_accounting.h>	/* as the real one: task_io_accounting_ops.h relies on it */
+
+/*
+ * Named at file scope by the real task_struct's members and the headers
+ * the real sched.h pulls in; prototypes in fs/internal.h and
+ * linux/syscalls.h rely on it (else each is a new, parameter-local type).
+ */
+struct files_struct;
+struct ipc_namespace;
 
 #define TASK_RUNNING			0x00000000
 #define TASK_INTERRUPTIBLE		0x00000001

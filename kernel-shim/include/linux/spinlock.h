@@ -64,7 +64,9 @@
 ({ int __g; local_irq_disable(); __g = spin_trylock(l); if (!__g) local_irq_enable(); __g; })
 #define spin_trylock_irqsave(l, flags)					\
 ({ int __g; local_irq_save(flags); __g = spin_trylock(l);		\
-   if (!__g) local_irq_restore(flags); __g; })
+   if (!__g)								\
+	local_irq_restore(flags);					\
+   __g; })
 #define spin_is_locked(l)		kshim_lock_is_locked(&(l)->kl)
 #define spin_is_contended(l)		kshim_lock_is_contended(&(l)->kl)
 #define spin_needbreak(l)		spin_is_contended(l)

@@ -14,5 +14,6 @@
 #include <linux/thread_info.h>
 
 struct syscall_metadata;
+struct trace_event_call;	/* the real one has linux/trace_events.h */
 
 #endif
