@@ -86,19 +86,12 @@ void xfs_fixture_remove(struct xfs_fixture *f)
 	kshim_host_image_remove(f->img);
 }
 
-/*
- * The first buffer is held across the commit to read its log item's
- * sequence afterwards, as code that relogs a held buffer does: once
- * committed and released, the item may be written back and freed.
- */
 xfs_csn_t xfs_fixture_commit(struct xfs_fixture *f, u32 blocks,
 			     unsigned int len)
 {
 	struct xfs_mount *mp = f->mp;
-	struct xfs_buf_log_item *bip;
 	u64 seq = f->committed + 1;
 	struct xfs_trans *tp;
-	struct xfs_buf *bp;
 	unsigned int b;
 
 	KSHIM_ASSERT_FATAL(blocks != 0);
@@ -109,14 +102,15 @@ xfs_csn_t xfs_fixture_commit(struct xfs_fixture *f, u32 blocks,
 		if (blocks & BIT(b))
 			KSHIM_ASSERT_EQ_FATAL(kshim_xfs_scratch_log(tp, b, seq,
 								    len), 0);
-	bip = container_of(list_first_entry(&tp->t_items, struct xfs_log_item,
-					    li_trans),
-			   struct xfs_buf_log_item, bli_item);
-	bp = bip->bli_buf;
-	xfs_trans_bhold(tp, bp);
 	KSHIM_ASSERT_EQ_FATAL(xfs_trans_commit(tp), 0);
-	f->last_csn = bp->b_log_item->bli_item.li_seq;
-	xfs_buf_relse(bp);
+	/*
+	 * The commit went into the CIL's current sequence or, if a push
+	 * switched contexts since, an older one: forcing the current one
+	 * covers it (checkpoints commit in order). Not the item's li_seq:
+	 * the CIL sets it on an item's first commit only, so for a block
+	 * relogged before its writeback it names an older checkpoint.
+	 */
+	f->last_csn = READ_ONCE(mp->m_log->l_cilp->xc_current_sequence);
 	f->wrote[seq] = blocks;
 	f->committed = seq;
 	return f->last_csn;

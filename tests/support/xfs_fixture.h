@@ -41,6 +41,7 @@
 #include "xfs_mount.h"
 #include "xfs_trans.h"
 #include "xfs_log.h"
+#include "xfs_log_priv.h"
 #include "xfs_trans_priv.h"
 #include <kshim/host_disk.h>
 #include <kshim/xfs.h>
@@ -70,7 +71,7 @@
  * @crashed: what the last xfs_fixture_crash() did to the write caches
  * @committed: the last commit's number (the first is 1)
  * @durable: the last commit a synchronous xfs_fixture_force() covered
- * @last_csn: the CIL sequence the last commit went into
+ * @last_csn: a CIL sequence covering the last commit (see xfs_fixture_commit())
  * @wrote: @wrote[n]: the scratch blocks commit n wrote (a mask)
  *
  * Set the first five fields (all optional) and leave the rest zero; the
@@ -185,7 +186,8 @@ void xfs_fixture_remove(struct xfs_fixture *f);
  * wrote, for xfs_fixture_check_prefix(). Fails the test at once if the
  * transaction fails or @f has no room left (XFS_FIXTURE_MAX_COMMITS).
  *
- * Return: the CIL sequence the commit went into (for xfs_log_force_seq()).
+ * Return: a CIL sequence at least the one the commit went into: forcing
+ * it with xfs_log_force_seq() makes the commit durable.
  */
 xfs_csn_t xfs_fixture_commit(struct xfs_fixture *f, u32 blocks,
 			     unsigned int len);
