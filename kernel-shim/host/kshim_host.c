@@ -347,6 +347,45 @@ const char *kshim_host_getenv(const char *name)
 	return getenv(name);
 }
 
+/* Where a run writes, not what it does: no part of a replay. */
+static const char *const not_replayed[] = {
+	"KSHIM_SEED=", "KSHIM_SEEDS=", "KSHIM_VERBOSE=", "KSHIM_SCENARIO_OUT=",
+	"KSHIM_SCHEDULE_FILE=", NULL
+};
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+const char *kshim_host_replay_env(void)
+{
+	extern char **environ;
+	static char buf[1024];
+	const char *words[64];
+	size_t len = 0;
+	int i, n = 0;
+	char **e;
+
+	for (e = environ; *e && n < 64; e++) {
+		if (strncmp(*e, "KSHIM_", 6) || !strchr(*e, '='))
+			continue;
+		for (i = 0; not_replayed[i]; i++)
+			if (!strncmp(*e, not_replayed[i],
+				     strlen(not_replayed[i])))
+				break;
+		/* Values with a space would need quoting: none has one. */
+		if (!not_replayed[i] && !strchr(*e, ' '))
+			words[n++] = *e;
+	}
+	/* In name order: the same line whatever order the caller set them. */
+	qsort(words, n, sizeof(words[0]), cmp_str);
+	buf[0] = '\0';
+	for (i = 0; i < n && len + strlen(words[i]) + 2 <= sizeof(buf); i++)
+		len += snprintf(buf + len, sizeof(buf) - len, "%s ", words[i]);
+	return buf;
+}
+
 unsigned long long kshim_host_strtoull(const char *s)
 {
 	return strtoull(s, NULL, 0);

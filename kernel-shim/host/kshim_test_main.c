@@ -207,8 +207,8 @@ static int sweep(int argc, char **argv, unsigned long nseeds)
 			printf("kshim: seed sweep: seed %lu of %lu fails (exit %d); replaying it:\n",
 			       seed, nseeds, rc);
 			run_seed(args, seed, false);
-			printf("kshim: first failing seed: %lu (replay: KSHIM_SEED=%lu %s)\n",
-			       seed, seed, argv[0]);
+			printf("kshim: first failing seed: %lu (replay: %sKSHIM_SEED=%lu %s)\n",
+			       seed, kshim_host_replay_env(), seed, argv[0]);
 			printf("KSHIM-RESULT tests=%lu passed=%lu failed=1 skipped=0\n",
 			       seed, seed - 1);
 			free(args);
@@ -326,8 +326,9 @@ int main(int argc, char **argv)
 		return sweep(argc, argv, nseeds);
 
 	kshim_runtime_init();
-	printf("kshim: seed %llu, %s backend (replay: KSHIM_SEED=%llu)\n",
-	       kshim_seed(), kshim_sched_name(), kshim_seed());
+	printf("kshim: seed %llu, %s backend (replay: %sKSHIM_SEED=%llu)\n",
+	       kshim_seed(), kshim_sched_name(), kshim_host_replay_env(),
+	       kshim_seed());
 	if (CU_initialize_registry() != CUE_SUCCESS)
 		return 2;
 	for (s = kshim_test_suites; s->name; s++) {

@@ -299,10 +299,11 @@ static void print_where(void)
 {
 	struct task_struct *t = kshim_host_tls_get();
 
-	print(true, "kshim: task %s (pid %d, cpu %d), seed %llu (replay with KSHIM_SEED=%llu)\n",
+	print(true, "kshim: task %s (pid %d, cpu %d), seed %llu (replay with %sKSHIM_SEED=%llu)\n",
 	      t ? t->comm : "?", t ? t->pid : 0,
 	      t ? (int)t->thread_info.cpu : -1,
-	      (unsigned long long)kshim_seed(), (unsigned long long)kshim_seed());
+	      (unsigned long long)kshim_seed(), kshim_host_replay_env(),
+	      (unsigned long long)kshim_seed());
 }
 
 /* The call chain, as the kernel prints it with a WARN or BUG. */

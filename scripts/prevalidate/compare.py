@@ -23,7 +23,7 @@ OK_RESULTS = ('OK', 'EXPECTEDFAIL')
 # A test's name in testlog.json: "project:suite1+suite2 / name".
 NAME_RE = re.compile(r'^(?:[^:/ ]+:)?([^ ]*) / (.+)$')
 REPLAY_RES = (re.compile(r'first failing seed: \d+ \(replay: ([^)]*)\)'),
-	      re.compile(r'\(replay: (KSHIM_SEED=\d+)\)'))
+	      re.compile(r'\(replay: ((?:KSHIM_\w+=\S+ )*KSHIM_SEED=\d+)\)'))
 TIME_RE = re.compile(r'(_ns|_ms|_s|per_s)(_|$)')
 # Fields that identify a run inside a list ("runs": [{"n": 8, "push":
 # "late", ...}]) rather than measure it.

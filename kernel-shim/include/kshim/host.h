@@ -72,6 +72,13 @@ int kshim_host_vsnprintf(char *buf, unsigned long size, const char *fmt,
 			 __builtin_va_list ap);
 void kshim_host_write_err(const char *s, unsigned long len);
 const char *kshim_host_getenv(const char *name);
+/*
+ * The KSHIM_* settings of this run other than the seed, as
+ * "NAME=VALUE " words to put before KSHIM_SEED=N in a replay line: the
+ * backend, the strategy and the CPUs decide the schedule as much as the
+ * seed does. Empty when none is set.
+ */
+const char *kshim_host_replay_env(void);
 unsigned long long kshim_host_strtoull(const char *s);
 
 void __attribute__((noreturn)) kshim_host_abort(void);
