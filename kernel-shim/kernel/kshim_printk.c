@@ -89,6 +89,35 @@ static int last_level = LOGLEVEL_DEFAULT;
 static int format_one(char *buf, size_t size, const char *spec, size_t len,
 		      va_list *ap);
 
+/*
+ * %pU[bBlL]: a UUID as lib/vsprintf.c's uuid_string() prints it, bytes in
+ * order (b, the default) or the first three fields little-endian (l);
+ * capitals print upper case.
+ */
+static int format_uuid(char *buf, size_t size, const u8 *uuid, char how)
+{
+	static const u8 be[16] = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12,
+				   13, 14, 15 };
+	static const u8 le[16] = { 3, 2, 1, 0, 5, 4, 7, 6, 8, 9, 10, 11, 12,
+				   13, 14, 15 };
+	const u8 *idx = (how == 'l' || how == 'L') ? le : be;
+	const char *hex = (how == 'B' || how == 'L') ? "0123456789ABCDEF" :
+						       "0123456789abcdef";
+	char out[37], *o = out;
+	int i;
+
+	if (!uuid)
+		return snprintf(buf, size, "(null)");
+	for (i = 0; i < 16; i++) {
+		*o++ = hex[uuid[idx[i]] >> 4];
+		*o++ = hex[uuid[idx[i]] & 15];
+		if (i == 3 || i == 5 || i == 7 || i == 9)
+			*o++ = '-';
+	}
+	*o = 0;
+	return snprintf(buf, size, "%s", out);
+}
+
 static int kshim_vformat(char *buf, size_t size, const char *fmt, va_list *ap)
 {
 	size_t n = 0;
@@ -132,6 +161,12 @@ static int kshim_vformat(char *buf, size_t size, const char *fmt, va_list *ap)
 					     bdev && bdev->bd_disk ?
 					     bdev->bd_disk->disk_name : "(null)");
 				fmt += 2;
+			} else if (*fmt == 'p' && fmt[1] == 'U') {
+				r = format_uuid(room ? buf + n : NULL, room,
+						va_arg(*ap, const u8 *), fmt[2]);
+				fmt += 2;
+				if (*fmt && strchr("bBlL", *fmt))
+					fmt++;
 			} else {
 				if (*fmt)
 					fmt++;
@@ -249,6 +284,15 @@ static int vprint(bool to_stderr, const char *fmt, va_list ap)
 		return n;
 	if (n >= (int)sizeof(buf))
 		n = sizeof(buf) - 1;
+	/* A level passed as an argument ("%sXFS: ...", KERN_ALERT): the
+	 * kernel finds it in the formatted text, so does kshim. */
+	while (n >= 2 && buf[0] == KERN_SOH_ASCII && buf[1] >= '0' &&
+	       buf[1] <= '7') {
+		level = buf[1] - '0';
+		WRITE_ONCE(last_level, level);
+		memmove(buf, buf + 2, n - 1);
+		n -= 2;
+	}
 	capture_append(buf, n);
 	if (to_stderr || verbose || (level >= 0 && level <= LOGLEVEL_WARNING))
 		kshim_host_write_err(buf, n);
