@@ -89,6 +89,19 @@ static int last_level = LOGLEVEL_DEFAULT;
 static int format_one(char *buf, size_t size, const char *spec, size_t len,
 		      va_list *ap);
 
+/* The C library's, for one conversion: in kernel files "snprintf" is
+ * kshim's own (below). */
+static int host_snprintf(char *buf, size_t size, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = kshim_host_vsnprintf(buf, size, fmt, ap);
+	va_end(ap);
+	return n;
+}
+
 /*
  * %pU[bBlL]: a UUID as lib/vsprintf.c's uuid_string() prints it, bytes in
  * order (b, the default) or the first three fields little-endian (l);
@@ -107,7 +120,7 @@ static int format_uuid(char *buf, size_t size, const u8 *uuid, char how)
 	int i;
 
 	if (!uuid)
-		return snprintf(buf, size, "(null)");
+		return host_snprintf(buf, size, "(null)");
 	for (i = 0; i < 16; i++) {
 		*o++ = hex[uuid[idx[i]] >> 4];
 		*o++ = hex[uuid[idx[i]] & 15];
@@ -115,7 +128,7 @@ static int format_uuid(char *buf, size_t size, const u8 *uuid, char how)
 			*o++ = '-';
 	}
 	*o = 0;
-	return snprintf(buf, size, "%s", out);
+	return host_snprintf(buf, size, "%s", out);
 }
 
 static int kshim_vformat(char *buf, size_t size, const char *fmt, va_list *ap)
@@ -157,7 +170,7 @@ static int kshim_vformat(char *buf, size_t size, const char *fmt, va_list *ap)
 				struct block_device *bdev =
 					va_arg(*ap, struct block_device *);
 
-				r = snprintf(room ? buf + n : NULL, room, "%s",
+				r = host_snprintf(room ? buf + n : NULL, room, "%s",
 					     bdev && bdev->bd_disk ?
 					     bdev->bd_disk->disk_name : "(null)");
 				fmt += 2;
@@ -196,7 +209,8 @@ static int format_one(char *buf, size_t size, const char *spec, size_t len,
 	/* Copy the spec, replacing each '*' with the int argument it takes. */
 	for (i = 0; i < len && o < sizeof(f) - 16; i++) {
 		if (spec[i] == '*')
-			o += sprintf(f + o, "%d", va_arg(*ap, int));
+			o += host_snprintf(f + o, sizeof(f) - o, "%d",
+					   va_arg(*ap, int));
 		else
 			f[o++] = spec[i];
 	}
@@ -212,27 +226,27 @@ static int format_one(char *buf, size_t size, const char *spec, size_t len,
 	}
 	switch (conv) {
 	case '%':
-		return snprintf(buf, size, "%%");
+		return host_snprintf(buf, size, "%%");
 	case 'd': case 'i':
 		if (ll)
-			return snprintf(buf, size, f, va_arg(*ap, long long));
+			return host_snprintf(buf, size, f, va_arg(*ap, long long));
 		if (l || z)
-			return snprintf(buf, size, f, va_arg(*ap, long));
-		return snprintf(buf, size, f, va_arg(*ap, int));
+			return host_snprintf(buf, size, f, va_arg(*ap, long));
+		return host_snprintf(buf, size, f, va_arg(*ap, int));
 	case 'u': case 'x': case 'X': case 'o': case 'c':
 		if (ll)
-			return snprintf(buf, size, f,
+			return host_snprintf(buf, size, f,
 					va_arg(*ap, unsigned long long));
 		if (l || z)
-			return snprintf(buf, size, f, va_arg(*ap, unsigned long));
-		return snprintf(buf, size, f, va_arg(*ap, unsigned int));
+			return host_snprintf(buf, size, f, va_arg(*ap, unsigned long));
+		return host_snprintf(buf, size, f, va_arg(*ap, unsigned int));
 	case 's':
-		return snprintf(buf, size, f, va_arg(*ap, const char *));
+		return host_snprintf(buf, size, f, va_arg(*ap, const char *));
 	case 'p':
-		return snprintf(buf, size, f, va_arg(*ap, void *));
+		return host_snprintf(buf, size, f, va_arg(*ap, void *));
 	default:
 		/* Not a conversion kshim knows: print it as written. */
-		return snprintf(buf, size, "%.*s", (int)len, spec);
+		return host_snprintf(buf, size, "%.*s", (int)len, spec);
 	}
 }
 
@@ -247,6 +261,51 @@ int vscnprintf(char *buf, size_t size, const char *fmt, va_list args)
 	if (n < 0 || !size)
 		return 0;
 	return n < (int)size ? n : (int)size - 1;
+}
+
+/*
+ * The kernel's snprintf family: kernel files are compiled with
+ * -Dsnprintf=kshim_snprintf and so on (meson.build), so that their %pg,
+ * %pU and %pV are kshim's, not the C library's; these definitions are
+ * renamed the same way.
+ */
+int vsnprintf(char *buf, size_t size, const char *fmt, va_list args)
+{
+	va_list ap;
+	int n;
+
+	va_copy(ap, args);
+	n = kshim_vformat(buf, size, fmt, &ap);
+	va_end(ap);
+	return n;
+}
+
+int snprintf(char *buf, size_t size, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf, size, fmt, ap);
+	va_end(ap);
+	return n;
+}
+
+/* As the kernel's: no bound (INT_MAX), the caller sized the buffer. */
+int vsprintf(char *buf, const char *fmt, va_list args)
+{
+	return vsnprintf(buf, INT_MAX, fmt, args);
+}
+
+int sprintf(char *buf, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf, INT_MAX, fmt, ap);
+	va_end(ap);
+	return n;
 }
 
 int scnprintf(char *buf, size_t size, const char *fmt, ...)
