@@ -730,7 +730,11 @@ static void test_latency_and_queue_depth(void)
 	kshim_bdev_get_stats(kb, &st);
 	KSHIM_ASSERT_EQ(st.ios[KSHIM_OP_WRITE], 32);
 	KSHIM_ASSERT_EQ(st.bytes[KSHIM_OP_WRITE], 32 * 4096);
-	KSHIM_ASSERT_EQ(st.queue_depth_max, 4);		/* the limit held */
+	/* The limit held; with virtual time 32 submissions at once fill
+	 * it, with threads a slow submitter (TSan, valgrind) may not. */
+	KSHIM_ASSERT(st.queue_depth_max >= 1 && st.queue_depth_max <= 4);
+	if (kshim_sched->virtual_time)
+		KSHIM_ASSERT_EQ(st.queue_depth_max, 4);
 	KSHIM_ASSERT(st.lat_p50_ns >= 100 * NSEC_PER_USEC);
 	KSHIM_ASSERT(st.lat_max_ns >= st.lat_p99_ns &&
 		     st.lat_p99_ns >= st.lat_p95_ns &&
