@@ -192,8 +192,10 @@ static void *obj_alloc(enum obj_kind kind, size_t size, size_t align,
 	live_lock_release();
 	atomic_long_inc(&outstanding);
 	atomic_long_add(size, &outstanding_bytes);
-	if (cache)
+	if (cache) {
 		atomic_long_inc(&cache->live);
+		atomic_long_inc(&cache->refs);
+	}
 	if (gfp & __GFP_ZERO)
 		memset(obj, 0, size);
 	return obj;
@@ -210,12 +212,22 @@ static struct obj_hdr *obj_hdr(const void *obj, const char *op)
 	return h;
 }
 
+/* A cache lives while it is not destroyed or has objects not released. */
+static void cache_put(struct kmem_cache *s)
+{
+	if (atomic_long_dec_and_test(&s->refs))
+		kshim_host_free(s);
+}
+
 static void obj_release(struct obj_hdr *h)
 {
 	void *block = (char *)h + sizeof(*h) - h->hdr_size;
+	struct kmem_cache *cache = h->cache;
 
 	atomic_long_sub(h->size, &outstanding_bytes);
 	kshim_host_free(block);
+	if (cache)
+		cache_put(cache);
 }
 
 static void obj_rcu_release(struct rcu_head *rcu)
@@ -302,6 +314,7 @@ struct kmem_cache *__kmem_cache_create_args(const char *name,
 	if (flags & SLAB_HWCACHE_ALIGN && s->align < L1_CACHE_BYTES)
 		s->align = L1_CACHE_BYTES;
 	s->ctor = args ? args->ctor : NULL;
+	atomic_long_set(&s->refs, 1);	/* until kmem_cache_destroy() */
 	return s;
 }
 
@@ -312,17 +325,15 @@ void kmem_cache_destroy(struct kmem_cache *s)
 	if (!s)
 		return;
 	live = atomic_long_read(&s->live);
-	if (live) {
-		/*
-		 * As SLUB does when __kmem_cache_shutdown() fails: report,
-		 * and keep the cache. Its live objects still point at it,
-		 * and the leak report at exit names it.
-		 */
+	/*
+	 * As SLUB does when __kmem_cache_shutdown() fails: report, and keep
+	 * the cache while its objects point at it (the leak report at exit
+	 * names it); it goes with the last of them.
+	 */
+	if (live)
 		kshim_report("kmem_cache_destroy %s: Slab cache still has %ld objects",
 			     s->name, live);
-		return;
-	}
-	kshim_host_free(s);
+	cache_put(s);
 }
 
 long kshim_kmem_cache_live(struct kmem_cache *s)

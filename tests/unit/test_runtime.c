@@ -219,7 +219,8 @@ static void test_kfree_rcu_frees_after_grace_period(void)
 /*
  * A cache destroyed with objects still live is reported and kept, as SLUB
  * keeps it: the objects point at it, and freeing one later must not touch
- * freed memory (ASan and valgrind check that here).
+ * freed memory. kshim then frees the cache with its last object (ASan and
+ * valgrind check both here: no invalid read, no leak).
  */
 static void test_destroying_a_cache_with_live_objects_keeps_it(void)
 {
@@ -234,8 +235,7 @@ static void test_destroying_a_cache_with_live_objects_keeps_it(void)
 	kshim_test_expect_reports(1);
 	kmem_cache_destroy(s);
 	KSHIM_ASSERT_EQ(kshim_kmem_cache_live(s), 1);
-	kmem_cache_free(s, obj);
-	KSHIM_ASSERT_EQ(kshim_kmem_cache_live(s), 0);
+	kmem_cache_free(s, obj);	/* the cache goes with it */
 	KSHIM_ASSERT_EQ(kshim_alloc_outstanding(), before);
 }
 

@@ -23,6 +23,7 @@ struct kmem_cache {
 	slab_flags_t flags;
 	void (*ctor)(void *);
 	atomic_long_t live;
+	atomic_long_t refs;	/* 1 until destroyed, + objects not released */
 };
 
 #endif
