@@ -259,6 +259,19 @@ int kshim_xfs_mkfs(const char *path, u64 bytes, const char *opts)
 	return 0;
 }
 
+int kshim_xfs_repair_check(const char *image, const char *log_image,
+			   char *buf, size_t len)
+{
+	char cmd[1024];
+
+	if (log_image)
+		snprintf(cmd, sizeof(cmd), "xfs_repair -n -l %s %s", log_image,
+			 image);
+	else
+		snprintf(cmd, sizeof(cmd), "xfs_repair -n %s", image);
+	return kshim_xfs_host_run(cmd, buf, len);
+}
+
 int kshim_xfs_logprint(const char *image, const char *log_image,
 		       const char *args, char *buf, size_t len)
 {

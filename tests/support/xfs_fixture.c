@@ -34,6 +34,7 @@ void xfs_fixture_mkfs(struct xfs_fixture *f)
 		snprintf(opts + strlen(opts), sizeof(opts) - strlen(opts),
 			 "%s", f->mkfs_opts);
 	KSHIM_ASSERT_EQ_FATAL(kshim_xfs_mkfs(f->img, size, opts), 0);
+	f->state = XFS_FIXTURE_NEW;
 	f->cfg = (struct kshim_xfs_config){
 		.image = f->img,
 		.log_image = f->log_size ? f->log_img : NULL,
@@ -49,6 +50,7 @@ int xfs_fixture_try_mount(struct xfs_fixture *f)
 	KSHIM_ASSERT_FATAL(f->x == NULL);
 	err = kshim_xfs_mount(&f->cfg, &f->x);
 	f->mp = err ? NULL : kshim_xfs_mp(f->x);
+	f->state = err ? XFS_FIXTURE_MOUNT_FAILED : XFS_FIXTURE_MOUNTED;
 	return err;
 }
 
@@ -72,15 +74,46 @@ int xfs_fixture_remount(struct xfs_fixture *f)
 
 void xfs_fixture_unmount(struct xfs_fixture *f)
 {
+	bool shut_down;
+
 	KSHIM_ASSERT_FATAL(f->x != NULL);
+	/* A shut-down log writes nothing more: the unmount leaves it dirty,
+	 * as a crash does, for the next mount to recover. */
+	shut_down = xfs_is_shutdown(f->mp);
 	kshim_xfs_unmount(f->x);
 	f->x = NULL;
 	f->mp = NULL;
+	f->state = shut_down ? XFS_FIXTURE_CRASHED : XFS_FIXTURE_UNMOUNTED;
+}
+
+/* One xfs_repair output at a time, as for xfs_logprint. */
+static char repair_out[64 << 10];
+
+int xfs_fixture_repair_check(struct xfs_fixture *f)
+{
+	int st;
+
+	KSHIM_ASSERT_FATAL(f->x == NULL);
+	st = kshim_xfs_repair_check(f->img, f->log_size ? f->log_img : NULL,
+				    repair_out, sizeof(repair_out));
+	if (st != 0)
+		kshim_info("xfs_repair -n %s exited %d:\n%s\n", f->img, st,
+			   repair_out);
+	KSHIM_ASSERT_EQ(st, 0);
+	return st;
 }
 
 void xfs_fixture_remove(struct xfs_fixture *f)
 {
 	KSHIM_ASSERT_NULL(f->x);
+	if (f->state == XFS_FIXTURE_CRASHED) {
+		/* xfs_repair -n does not replay a log: the kernel does. */
+		KSHIM_ASSERT_EQ(xfs_fixture_try_mount(f), 0);
+		if (f->x)
+			xfs_fixture_unmount(f);
+	}
+	if (f->state == XFS_FIXTURE_UNMOUNTED)
+		xfs_fixture_repair_check(f);
 	if (f->log_size)
 		kshim_host_image_remove(f->log_img);
 	kshim_host_image_remove(f->img);
@@ -137,6 +170,7 @@ int xfs_fixture_crash(struct xfs_fixture *f, enum kshim_crash_mode mode)
 	/* kshim_xfs_crash() releases the mount whatever it returns. */
 	f->x = NULL;
 	f->mp = NULL;
+	f->state = XFS_FIXTURE_CRASHED;
 	return err;
 }
 

@@ -72,6 +72,7 @@
  * @committed: the last commit's number (the first is 1)
  * @durable: the last commit a synchronous xfs_fixture_force() covered
  * @last_csn: a CIL sequence covering the last commit (see xfs_fixture_commit())
+ * @state: what the image last went through, for xfs_fixture_remove()
  * @wrote: @wrote[n]: the scratch blocks commit n wrote (a mask)
  *
  * Set the first five fields (all optional) and leave the rest zero; the
@@ -95,6 +96,13 @@ struct xfs_fixture {
 	u64 committed;
 	u64 durable;
 	xfs_csn_t last_csn;
+	enum xfs_fixture_state {
+		XFS_FIXTURE_NEW,	/* made, never mounted */
+		XFS_FIXTURE_MOUNTED,
+		XFS_FIXTURE_UNMOUNTED,	/* cleanly */
+		XFS_FIXTURE_CRASHED,
+		XFS_FIXTURE_MOUNT_FAILED,
+	} state;
 	u32 wrote[XFS_FIXTURE_MAX_COMMITS + 1];
 };
 
@@ -164,11 +172,29 @@ int xfs_fixture_remount(struct xfs_fixture *f);
 void xfs_fixture_unmount(struct xfs_fixture *f);
 
 /**
- * xfs_fixture_remove() - remove the fixture's image files
+ * xfs_fixture_repair_check() - xfsprogs' own check of the image
+ * @f: the fixture, unmounted
+ *
+ * xfs_repair -n on the image (and the external log): any complaint fails
+ * the test, with the repair output. xfs_fixture_remove() runs it on
+ * every image it removes; a test may run it earlier too.
+ *
+ * Return: xfs_repair's exit status (0 clean).
+ */
+int xfs_fixture_repair_check(struct xfs_fixture *f);
+
+/**
+ * xfs_fixture_remove() - check the image with xfs_repair, then remove it
  * @f: the fixture, unmounted or crashed
  *
  * Fails the test if the filesystem is still mounted (a test unmounts or
  * crashes it first: an unmount is checked, a forgotten one is a leak).
+ * What the test left is checked by xfs_repair -n first: after an
+ * unmount as it is; after a crash, or an unmount of a shut-down
+ * filesystem (its log is left dirty), once a mount (log recovery) and an
+ * unmount made it consistent, which must succeed. An image whose last
+ * mount failed, or that was never mounted, is the test's own subject (a
+ * damaged superblock, a log recovery cannot read) and is not checked.
  */
 void xfs_fixture_remove(struct xfs_fixture *f);
 

@@ -104,6 +104,28 @@ static void test_bad_superblock_magic_fails_the_mount(void)
 }
 
 /*
+ * The check every fixture runs before removing an image is able to fail:
+ * an AGI zeroed after a clean unmount is what xfs_repair -n reports
+ * (exit 1), in its own words.
+ */
+static void test_xfs_repair_check_finds_a_zeroed_agi(void)
+{
+	static char out[16 << 10];
+	struct xfs_fixture fx = { };
+
+	xfs_fixture_mount_new(&fx);
+	xfs_fixture_unmount(&fx);
+	KSHIM_ASSERT_EQ(xfs_fixture_repair_check(&fx), 0);
+	/* AG 0's AGI is its third sector (512-byte sectors here). */
+	overwrite(fx.img, "/dev/zero", 2, 1, "512");
+	KSHIM_ASSERT_EQ(kshim_xfs_repair_check(fx.img, NULL, out, sizeof(out)),
+			1);
+	KSHIM_ASSERT(strstr(out, "agi") != NULL);
+	/* Not xfs_fixture_remove(): its own check would fail the test. */
+	kshim_host_image_remove(fx.img);
+}
+
+/*
  * A log full of garbage: xlog_find_head() finds no record header, says
  * "Log inconsistent", and the mount fails with -EFSCORRUPTED. An
  * XFS_DEBUG kernel also fires ASSERT(0) there: a WARN, as
@@ -782,6 +804,7 @@ static void test_log_too_small_for_the_reservations_fails_the_mount(void)
 
 static const struct kshim_test bad_input_tests[] = {
 	KSHIM_TEST(test_bad_superblock_magic_fails_the_mount),
+	KSHIM_TEST(test_xfs_repair_check_finds_a_zeroed_agi),
 	KSHIM_TEST(test_garbage_log_fails_the_mount),
 	KSHIM_TEST(test_log_too_small_for_the_reservations_fails_the_mount),
 	{ }

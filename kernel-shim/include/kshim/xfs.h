@@ -79,5 +79,13 @@ int kshim_xfs_make_file(const char *path, u64 bytes);
  */
 int kshim_xfs_logprint(const char *image, const char *log_image,
 		       const char *args, char *buf, size_t len);
+/*
+ * Run xfs_repair -n (check only, nothing written) on IMAGE (and LOG_IMAGE,
+ * or NULL), unmounted; output into BUF as for kshim_xfs_logprint().
+ * Returns its exit status: 0 clean, 1 corruption found; -1 if it could
+ * not run.
+ */
+int kshim_xfs_repair_check(const char *image, const char *log_image,
+			   char *buf, size_t len);
 
 #endif
