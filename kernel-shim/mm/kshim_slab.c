@@ -20,6 +20,7 @@
 #include <linux/sched.h>
 #include <linux/sched/mm.h>
 #include <linux/rcupdate.h>
+#include <linux/poison.h>	/* POISON_INUSE */
 #include <kshim/host.h>
 #include <kshim/runtime.h>
 
@@ -196,8 +197,19 @@ static void *obj_alloc(enum obj_kind kind, size_t size, size_t align,
 		atomic_long_inc(&cache->live);
 		atomic_long_inc(&cache->refs);
 	}
-	if (gfp & __GFP_ZERO)
+	if (gfp & __GFP_ZERO) {
 		memset(obj, 0, size);
+	} else {
+		/*
+		 * What SLUB's poisoning writes (POISON_INUSE), so that kernel
+		 * code reading memory it never wrote reads the same bytes on
+		 * every run (the C library's malloc leaves whatever was there,
+		 * or MALLOC_PERTURB_'s random byte), and valgrind still calls
+		 * them uninitialised.
+		 */
+		memset(obj, POISON_INUSE, size);
+		kshim_host_mem_undefined(obj, size);
+	}
 	return obj;
 }
 
