@@ -1,0 +1,127 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Tell valgrind's reports of kernel findings from everything else.
+
+A kernel finding (tests/findings/) that valgrind also reports in another
+test is not suppressed: a suppression matches where the error is seen
+(any uninitialised byte reaching an iclog's CRC, say), not where it came
+from, and would hide the next such bug. Instead each known report is
+listed in tests/valgrind-known.json with the tests it appears in and a
+string every one of its errors must name (the allocation that made the
+bytes, from --track-origins; an error valgrind could not trace back
+counts if it was seen where a named one was). After "meson test --setup=valgrind", a test
+that failed only with valgrind's exit status (99), passed all its own
+checks, and whose every error names its finding's string is a known
+finding; anything else is a failure.
+
+  python3 -m scripts.testing.valgrind_known BUILDDIR [LOGBASE]
+
+Exit 0 when every failure is a known finding (each is listed), 1 if any
+is not.
+"""
+import json
+import os
+import re
+import sys
+
+from scripts import REPO
+
+KNOWN = os.path.join(REPO, 'tests', 'valgrind-known.json')
+VALGRIND_STATUS = 99
+# valgrind's lines: "==PID== TEXT"; an error is a title line (TEXT not
+# indented) and its indented stacks, up to a blank "==PID==" line.
+LINE_RE = re.compile(r'^==\d+==( ?)(.*)$')
+RESULT_RE = re.compile(r'KSHIM-RESULT tests=\d+ passed=\d+ failed=(\d+)')
+
+
+def errors(text):
+	"""The valgrind errors in TEXT, each the list of its lines."""
+	out, cur = [], None
+	for line in text.splitlines():
+		m = LINE_RE.match(line)
+		if not m:
+			continue
+		body = m.group(2)
+		if not body.strip():
+			cur = None
+		elif cur is None and not body[0].isspace():
+			cur = [body]
+			out.append(cur)
+		elif cur is not None:
+			cur.append(body.strip())
+	return out
+
+
+def site(err):
+	"""Where ERR was seen: its first stack's functions, no addresses."""
+	out = []
+	for line in err[1:]:
+		if not line.startswith(('at ', 'by ')):
+			break
+		out.append(re.sub(r'0x[0-9A-Fa-f]+', '', line))
+	return tuple(out)
+
+
+def all_known(found, origin):
+	"""Every error in FOUND names ORIGIN (the allocation --track-origins
+	gives), or, where valgrind could not tell the origin, was seen at the
+	same place as one that names it."""
+	named = [e for e in found if origin in '\n'.join(e)]
+	sites = {site(e) for e in named}
+	return named and all(e in named or (site(e) in sites and
+					    not any('was created by' in l
+						    for l in e))
+			     for e in found)
+
+
+def test_name(entry):
+	return entry.get('name', '?').split(' / ')[-1]
+
+
+def classify(entries, known):
+	"""(known, unknown): lists of (test, why) for the failed ENTRIES."""
+	ok, bad = [], []
+	for e in entries:
+		if e.get('result') in ('OK', 'EXPECTEDFAIL', 'SKIP'):
+			continue
+		name = test_name(e)
+		text = (e.get('stdout') or '') + (e.get('stderr') or '')
+		own = RESULT_RE.findall(text)
+		if e.get('returncode') != VALGRIND_STATUS or \
+		   (own and int(own[-1]) != 0):
+			bad.append((name, 'failed on its own checks, or not '
+				    'with valgrind\'s status'))
+			continue
+		found = errors(text)
+		match = [k for k in known if name in k['tests'] and found and
+			 all_known(found, k['every_error_names'])]
+		if match:
+			ok.append((name, '%d valgrind error(s), all %s (%s)' % (
+				len(found), match[0]['every_error_names'],
+				match[0]['finding'])))
+		else:
+			bad.append((name, '%d valgrind error(s), not all of a '
+				    'known finding' % len(found)))
+	return ok, bad
+
+
+def main(argv):
+	if not 1 <= len(argv) <= 2:
+		print(__doc__.strip(), file=sys.stderr)
+		return 2
+	log = os.path.join(argv[0], 'meson-logs',
+			   (argv[1] if len(argv) > 1 else 'testlog-valgrind')
+			   + '.json')
+	with open(KNOWN) as f:
+		known = json.load(f)
+	with open(log, errors='replace') as f:
+		entries = [json.loads(line) for line in f if line.strip()]
+	ok, bad = classify(entries, known)
+	for name, why in ok:
+		print('valgrind: %s: known kernel finding: %s' % (name, why))
+	for name, why in bad:
+		print('valgrind: %s: FAILED: %s' % (name, why))
+	return 1 if bad else 0
+
+
+if __name__ == '__main__':
+	sys.exit(main(sys.argv[1:]))
