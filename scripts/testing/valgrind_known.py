@@ -113,8 +113,13 @@ def main(argv):
 			   + '.json')
 	with open(KNOWN) as f:
 		known = json.load(f)
-	with open(log, errors='replace') as f:
-		entries = [json.loads(line) for line in f if line.strip()]
+	try:
+		with open(log, errors='replace') as f:
+			entries = [json.loads(line) for line in f
+				   if line.strip()]
+	except (OSError, ValueError) as e:
+		print('valgrind: cannot read %s: %s' % (log, e))
+		return 1
 	ok, bad = classify(entries, known)
 	for name, why in ok:
 		print('valgrind: %s: known kernel finding: %s' % (name, why))
