@@ -232,9 +232,19 @@ int kshim_xfs_make_file(const char *path, u64 bytes)
 	return kshim_xfs_host_make_file(path, bytes);
 }
 
-int kshim_xfs_mkfs(const char *path, u64 bytes, const char *opts)
+/*
+ * mkfs.xfs writes a random UUID into every metadata block and the current
+ * time into the root inode and its siblings. Both are pinned, so that an
+ * image, and a run on it, depend on the seed alone: the UUID comes from
+ * the run's seed and ID, the time is frozen by faketime (libfaketime).
+ */
+#define KSHIM_MKFS_TIME	"2024-01-01 00:00:00"
+
+int kshim_xfs_mkfs_id(const char *path, u64 bytes, const char *opts, u64 id)
 {
 	char cmd[1024], out[4096];
+	u64 state = kshim_seed() ^ (0x9E3779B97F4A7C15ULL * (id + 1));
+	u64 hi = kshim_random(&state), lo = kshim_random(&state);
 	int err, st;
 
 	err = kshim_xfs_make_file(path, bytes);
@@ -245,18 +255,31 @@ int kshim_xfs_mkfs(const char *path, u64 bytes, const char *opts)
 	/*
 	 * TEST_DIR, TEST_DEV and QA_CHECK_FS, as fstests sets them: with all
 	 * three, mkfs.xfs accepts test-sized filesystems below the 300 MB
-	 * floor it keeps for real ones.
+	 * floor it keeps for real ones. The UUID is a version 4 one.
 	 */
 	snprintf(cmd, sizeof(cmd), "TEST_DIR=1 TEST_DEV=1 QA_CHECK_FS=1 "
-		 "mkfs.xfs -f -q %s %s",
+		 "faketime -f '%s' mkfs.xfs -f -q "
+		 "-m uuid=%08x-%04x-4%03x-%04x-%012llx %s %s", KSHIM_MKFS_TIME,
+		 (u32)(hi >> 32), (u32)(hi >> 16) & 0xffff,
+		 (u32)hi & 0xfff, 0x8000 | ((u32)(lo >> 48) & 0x3fff),
+		 (unsigned long long)(lo & 0xffffffffffffULL),
 		 opts ? opts : "", path);
 	st = kshim_xfs_host_run(cmd, out, sizeof(out));
 	if (st != 0) {
 		kshim_info("kshim: '%s' failed (%d%s):\n%s\n", cmd, st,
-			   st < 0 ? ": is xfsprogs installed?" : "", out);
+			   st == 127 || st < 0 ? ": are xfsprogs and faketime "
+			   "installed? (./kshim setup)" : "", out);
 		return -1;
 	}
 	return 0;
+}
+
+int kshim_xfs_mkfs(const char *path, u64 bytes, const char *opts)
+{
+	static atomic64_t images;
+
+	return kshim_xfs_mkfs_id(path, bytes, opts,
+				 atomic64_inc_return(&images));
 }
 
 int kshim_xfs_repair_check(const char *image, const char *log_image,

@@ -104,6 +104,31 @@ static void test_bad_superblock_magic_fails_the_mount(void)
 }
 
 /*
+ * A seed is a promise: an image is the same bytes for the same seed and
+ * image number (mkfs.xfs's UUID comes from them, its clock is frozen),
+ * and another number gives another filesystem UUID.
+ */
+static void test_mkfs_image_depends_only_on_seed_and_number(void)
+{
+	char a[256], b[256], c[256], cmd[1024];
+	const u64 size = 64ULL << 20;
+
+	KSHIM_ASSERT_EQ_FATAL(kshim_host_image_create(a, sizeof(a), size, 0), 0);
+	KSHIM_ASSERT_EQ_FATAL(kshim_host_image_create(b, sizeof(b), size, 0), 0);
+	KSHIM_ASSERT_EQ_FATAL(kshim_host_image_create(c, sizeof(c), size, 0), 0);
+	KSHIM_ASSERT_EQ_FATAL(kshim_xfs_mkfs_id(a, size, NULL, 1000), 0);
+	KSHIM_ASSERT_EQ_FATAL(kshim_xfs_mkfs_id(b, size, NULL, 1000), 0);
+	KSHIM_ASSERT_EQ_FATAL(kshim_xfs_mkfs_id(c, size, NULL, 1001), 0);
+	snprintf(cmd, sizeof(cmd), "cmp -s %s %s", a, b);
+	KSHIM_ASSERT_EQ(kshim_host_run_command(cmd), 0);
+	snprintf(cmd, sizeof(cmd), "cmp -s %s %s", a, c);
+	KSHIM_ASSERT_EQ(kshim_host_run_command(cmd), 1);
+	kshim_host_image_remove(a);
+	kshim_host_image_remove(b);
+	kshim_host_image_remove(c);
+}
+
+/*
  * The check every fixture runs before removing an image is able to fail:
  * an AGI zeroed after a clean unmount is what xfs_repair -n reports
  * (exit 1), in its own words.
@@ -805,6 +830,7 @@ static void test_log_too_small_for_the_reservations_fails_the_mount(void)
 static const struct kshim_test bad_input_tests[] = {
 	KSHIM_TEST(test_bad_superblock_magic_fails_the_mount),
 	KSHIM_TEST(test_xfs_repair_check_finds_a_zeroed_agi),
+	KSHIM_TEST(test_mkfs_image_depends_only_on_seed_and_number),
 	KSHIM_TEST(test_garbage_log_fails_the_mount),
 	KSHIM_TEST(test_log_too_small_for_the_reservations_fails_the_mount),
 	{ }

@@ -66,9 +66,13 @@ int kshim_xfs_scratch_read(struct xfs_mount *mp, unsigned int block,
 /*
  * Run mkfs.xfs -f on PATH (created or truncated to BYTES) with OPTS
  * (extra mkfs.xfs options, may be NULL). 0, or -1 with mkfs.xfs's output
- * printed.
+ * printed. The image depends on the run's seed and the number of images
+ * made before it in this run, nothing else: its UUID comes from them and
+ * mkfs.xfs's clock is frozen (faketime).
  */
 int kshim_xfs_mkfs(const char *path, u64 bytes, const char *opts);
+/* The same with the image's number given: same seed, same ID, same bytes. */
+int kshim_xfs_mkfs_id(const char *path, u64 bytes, const char *opts, u64 id);
 /* Make an empty file of BYTES (an external log device). 0 or -errno. */
 int kshim_xfs_make_file(const char *path, u64 bytes);
 /*
