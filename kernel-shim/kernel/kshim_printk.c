@@ -2,11 +2,12 @@
 /*
  * printk, panic, BUG and WARN, and kshim's own failure reports.
  *
- * printk output is formatted by the C library's snprintf one conversion
- * at a time, with the kernel's %pV expanded by kshim (the other %p
- * extensions such as %pS are not understood: see docs/FAKES.md), kept
- * in a capture buffer tests can search, and echoed to stderr when
- * KSHIM_VERBOSE is set or when the message is KERN_WARNING or worse.
+ * printk output, and the kernel's snprintf family, are formatted by the
+ * C library's snprintf one conversion at a time, with the kernel's %pV,
+ * %pg and %pU expanded by kshim (the other %p extensions such as %pS are
+ * not understood: see docs/FAKES.md). printk output is kept in a capture
+ * buffer tests can search, and echoed to stderr when KSHIM_VERBOSE is set
+ * or when the message is KERN_WARNING or worse.
  */
 #include <linux/kernel.h>
 #include <linux/printk.h>
@@ -15,6 +16,8 @@
 #include <linux/string.h>
 #include <linux/sched.h>
 #include <linux/spinlock.h>
+#include <linux/uuid.h>
+#include <linux/hex.h>
 #include <kshim/host.h>
 #include <kshim/runtime.h>
 
@@ -82,9 +85,9 @@ static int last_level = LOGLEVEL_DEFAULT;
  * The kernel's %pV (a struct va_format: a format and its va_list, how
  * xfs_message.c and other printk wrappers pass their arguments on) is
  * not known to the C library. kshim_vformat() formats one conversion at a
- * time with the C library and expands %pV itself, recursively, and %pg
- * (a block device's name). Other %p extensions (%pS...) print as a plain
- * %p followed by their letters.
+ * time with the C library and expands %pV itself, recursively, %pg (a
+ * block device's name) and %pU (a UUID). Other %p extensions (%pS...)
+ * print as a plain %p followed by their letters.
  */
 static int format_one(char *buf, size_t size, const char *spec, size_t len,
 		      va_list *ap);
@@ -105,18 +108,14 @@ static int host_snprintf(char *buf, size_t size, const char *fmt, ...)
 /*
  * %pU[bBlL]: a UUID as lib/vsprintf.c's uuid_string() prints it, bytes in
  * order (b, the default) or the first three fields little-endian (l);
- * capitals print upper case.
+ * capitals print upper case. The byte orders are the real lib/uuid.c's,
+ * the digits the real lib/hexdump.c's.
  */
 static int format_uuid(char *buf, size_t size, const u8 *uuid, char how)
 {
-	static const u8 be[16] = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12,
-				   13, 14, 15 };
-	static const u8 le[16] = { 3, 2, 1, 0, 5, 4, 7, 6, 8, 9, 10, 11, 12,
-				   13, 14, 15 };
-	const u8 *idx = (how == 'l' || how == 'L') ? le : be;
-	const char *hex = (how == 'B' || how == 'L') ? "0123456789ABCDEF" :
-						       "0123456789abcdef";
-	char out[37], *o = out;
+	const u8 *idx = (how == 'l' || how == 'L') ? guid_index : uuid_index;
+	const char *hex = (how == 'B' || how == 'L') ? hex_asc_upper : hex_asc;
+	char out[UUID_STRING_LEN + 1], *o = out;
 	int i;
 
 	if (!uuid)

@@ -19,6 +19,8 @@
 #include <kshim/sched.h>
 #include <kshim/lock.h>
 #include <linux/string.h>
+#include <linux/uuid.h>
+#include <kshim/runtime.h>
 
 static DEFINE_SPINLOCK(test_lock);
 static DEFINE_MUTEX(test_mutex);
@@ -239,6 +241,35 @@ static void test_destroying_a_cache_with_live_objects_keeps_it(void)
 	KSHIM_ASSERT_EQ(kshim_alloc_outstanding(), before);
 }
 
+/*
+ * The kernel's snprintf family is kshim's, not the C library's: the
+ * kernel's %p extensions that kshim knows come out as the kernel prints
+ * them (lib/vsprintf.c), and a level passed as an argument ("%sXFS...",
+ * as xfs_message.c does) is taken as the level, not printed.
+ */
+static void test_kernel_formats_are_kshims(void)
+{
+	static const uuid_t u = UUID_INIT(0x01234567, 0x89ab, 0xcdef, 0x01,
+					  0x23, 0x45, 0x67, 0x89, 0xab, 0xcd,
+					  0xef);
+	char buf[64];
+
+	snprintf(buf, sizeof(buf), "%pU", &u);
+	KSHIM_ASSERT(!strcmp(buf, "01234567-89ab-cdef-0123-456789abcdef"));
+	snprintf(buf, sizeof(buf), "%pUl", &u);
+	KSHIM_ASSERT(!strcmp(buf, "67452301-ab89-efcd-0123-456789abcdef"));
+	snprintf(buf, sizeof(buf), "%pUB", &u);
+	KSHIM_ASSERT(!strcmp(buf, "01234567-89AB-CDEF-0123-456789ABCDEF"));
+	KSHIM_ASSERT_EQ(snprintf(buf, 8, "%s-%d", "abcdef", 42), 9);
+	KSHIM_ASSERT(!strcmp(buf, "abcdef-"));
+	KSHIM_ASSERT_EQ(scnprintf(buf, 8, "%s-%d", "abcdef", 42), 7);
+
+	kshim_printk_clear();
+	printk("%skshim level test\n", KERN_INFO);
+	KSHIM_ASSERT(kshim_printk_contains("kshim level test"));
+	KSHIM_ASSERT(!kshim_printk_contains(KERN_INFO "kshim level test"));
+}
+
 static const struct kshim_test runtime_tests[] = {
 	KSHIM_TEST(test_lockdep_assert_held_checks_owner),
 	KSHIM_TEST(test_lockdep_assert_held_by_other_task_fails),
@@ -251,6 +282,7 @@ static const struct kshim_test runtime_tests[] = {
 	KSHIM_TEST(test_kfree_rcu_frees_after_grace_period),
 	KSHIM_TEST(test_lock_stat_counts_acquisitions_and_contention),
 	KSHIM_TEST(test_destroying_a_cache_with_live_objects_keeps_it),
+	KSHIM_TEST(test_kernel_formats_are_kshims),
 	{ }
 };
 
