@@ -32,13 +32,6 @@ struct wbfs_sb {
 	sector_t nr_sectors;
 	atomic64_t bytes_written;
 	atomic_long_t pages_in_flight;	/* data pages submitted, not completed */
-	/*
-	 * The root: fs-writeback.c only writes a superblock that has one
-	 * (super_trylock_shared()), and kshim has no dentry cache. A
-	 * placeholder the filesystem owns; kshim_vfs.c's
-	 * shrink_dcache_for_umount() detaches it at unmount.
-	 */
-	struct dentry root;
 };
 
 struct wbfs_inode {
@@ -406,6 +399,7 @@ struct super_block *kshim_wbfs_mount(struct kshim_bdev *kb,
 {
 	struct block_device *bdev = kshim_bdev_bdev(kb);
 	struct super_block *sb;
+	struct inode *root;
 	struct wbfs_sb *fs;
 	sector_t data;
 	int err;
@@ -448,8 +442,20 @@ struct super_block *kshim_wbfs_mount(struct kshim_bdev *kb,
 		deactivate_locked_super(sb);
 		return ERR_PTR(err);
 	}
-	fs->root.d_sb = sb;
-	sb->s_root = &fs->root;
+	/* A root directory: fs-writeback.c only writes a superblock that
+	 * has one (super_trylock_shared()). Empty; files are made by
+	 * kshim_wbfs_create(), not by name. */
+	root = new_inode(sb);
+	if (root) {
+		root->i_ino = 0;	/* file numbers start at 1 */
+		root->i_mode = S_IFDIR | 0755;
+		set_nlink(root, 2);
+	}
+	sb->s_root = d_make_root(root);
+	if (!sb->s_root) {
+		deactivate_locked_super(sb);
+		return ERR_PTR(-ENOMEM);
+	}
 	sb->s_flags |= SB_ACTIVE;
 	smp_wmb();
 	sb->s_flags |= SB_BORN;

@@ -133,6 +133,11 @@ int sb_min_blocksize(struct super_block *sb, int size)
 
 struct super_block *blockdev_superblock __ro_after_init;
 
+/* start_kernel()'s vfs_caches_init() calls it to mount that filesystem. */
+void __init bdev_cache_init(void)
+{
+}
+
 int sync_blockdev(struct block_device *bdev)
 {
 	return 0;

@@ -24,6 +24,7 @@
 #include <linux/pipe_fs_i.h>
 #include <linux/user_namespace.h>
 #include <linux/log2.h>
+#include <linux/fs_struct.h>
 #include <kshim/host.h>
 #include <kshim/runtime.h>
 
@@ -84,96 +85,23 @@ static struct ctl_table kshim_vm_writeback_table[] = {
 	},
 };
 
+/* kernel/fork.c's cache of fs_struct (fs/fs_struct.c allocates from it
+ * when a task unshares its root and cwd), made as proc_caches_init()
+ * makes it. */
+struct kmem_cache *fs_cachep;
+
 static int __init kshim_vfs_init(void)
 {
+	fs_cachep = kmem_cache_create("fs_cache", sizeof(struct fs_struct), 0,
+				      SLAB_HWCACHE_ALIGN | SLAB_PANIC |
+				      SLAB_ACCOUNT, NULL);
 	register_sysctl_init("vm", kshim_vm_writeback_table);
-	inode_init_early();
-	inode_init();
+	vfs_caches_init_early();	/* the dentry and inode hash tables */
+	vfs_caches_init();	/* their caches, the file table, names_cache */
 	pagecache_init();	/* folio wait queues, then page_writeback_init() */
 	return 0;
 }
 core_initcall(kshim_vfs_init);
-
-/* ==== No dentry cache (fs/dcache.c) =======================================
- * kshim filesystems have no dentry cache: the superblock's dentry LRU is
- * always empty, so pruning finds nothing. A filesystem's root is a
- * placeholder it owns (the VFS only tests that there is one), so unmount
- * detaches it rather than freeing a tree. Lost: everything dentries do. */
-
-int sysctl_vfs_cache_pressure __read_mostly = 100;	/* the kernel default */
-
-long prune_dcache_sb(struct super_block *sb, struct shrink_control *sc)
-{
-	return 0;
-}
-
-void shrink_dcache_sb(struct super_block *sb)
-{
-}
-
-/*
- * A root dentry for a filesystem that asks for one (XFS's mount calls
- * d_make_root()): it holds the root inode's reference and counts its own
- * references; nothing ever looks names up under it. kshim_dentry_ops
- * tells it from a placeholder root a kshim filesystem owns.
- */
-static const struct dentry_operations kshim_dentry_ops;
-
-struct dentry *d_make_root(struct inode *root_inode)
-{
-	struct dentry *d;
-
-	if (!root_inode)
-		return NULL;
-	d = kzalloc(sizeof(*d), GFP_KERNEL);
-	if (!d) {
-		iput(root_inode);
-		return NULL;
-	}
-	spin_lock_init(&d->d_lock);
-	d->d_lockref.count = 1;
-	d->d_inode = root_inode;
-	d->d_sb = root_inode->i_sb;
-	d->d_parent = d;
-	d->d_op = &kshim_dentry_ops;
-	d->d_name.name = d->d_iname;
-	d->d_iname[0] = '/';
-	INIT_LIST_HEAD(&d->d_lru);
-	INIT_HLIST_NODE(&d->d_u.d_alias);
-	INIT_HLIST_HEAD(&d->d_children);
-	return d;
-}
-
-void dput(struct dentry *d)
-{
-	bool last;
-
-	if (!d)
-		return;
-	if (d->d_op != &kshim_dentry_ops)
-		kshim_fatal("dput() of a dentry kshim did not make");
-	spin_lock(&d->d_lock);
-	if (d->d_lockref.count <= 0)
-		kshim_fatal("dput(): the root dentry's count is %d",
-			    d->d_lockref.count);
-	last = --d->d_lockref.count == 0;
-	spin_unlock(&d->d_lock);
-	if (last) {
-		iput(d->d_inode);
-		kfree(d);
-	}
-}
-
-/* Unmount: a placeholder root is detached; a made one is put (its last
- * reference: the mount's went first), which puts the root inode. */
-void shrink_dcache_for_umount(struct super_block *sb)
-{
-	struct dentry *root = sb->s_root;
-
-	sb->s_root = NULL;
-	if (root && root->d_op == &kshim_dentry_ops)
-		dput(root);
-}
 
 /* fs/fs_context.c's logging: to the kernel log, as with no log buffer. */
 void logfc(struct fc_log *log, const char *prefix, char level,
@@ -199,29 +127,6 @@ void logfc(struct fc_log *log, const char *prefix, char level,
 	va_end(args);
 }
 
-void d_genocide(struct dentry *root)
-{
-	kshim_fatal("%s: kshim has no dentries", __func__);
-}
-
-/* ==== fs/libfs.c (not compiled: it needs the dentry cache, the maple
- * tree and mounts) ========================================================
- * The change attribute an inode's modifications bump (XFS logs it in
- * every inode it changes): the kernel's rule, bumped only when it was
- * queried since the last bump, unless forced. */
-
-bool inode_maybe_inc_iversion(struct inode *inode, bool force)
-{
-	u64 cur = inode_peek_iversion_raw(inode), new;
-
-	do {
-		if (!force && !(cur & I_VERSION_QUERIED))
-			return false;
-		new = (cur & ~I_VERSION_QUERIED) + I_VERSION_INCREMENT;
-	} while (!atomic64_try_cmpxchg(&inode->i_version, &cur, new));
-	return true;
-}
-
 /* ==== Objects only device nodes and pipes use (fs/ files) ===================
  * init_special_inode() and splice name these tables; kshim creates no
  * device nodes or pipes, so nothing calls through them. */
@@ -229,3 +134,17 @@ const struct file_operations def_blk_fops;
 const struct file_operations def_chr_fops;
 const struct file_operations pipefifo_fops;
 const struct pipe_buf_operations page_cache_pipe_buf_ops;
+
+/* ==== What vfs_caches_init() starts beyond the caches ======================
+ * fs/char_dev.c's device-number map: kshim makes no character devices. */
+void __init chrdev_init(void)
+{
+}
+
+/* fs/fcntl.c (not compiled: signals to file owners): no file of kshim's
+ * ever gets an owner (F_SETOWN), so there is none to release. */
+void file_f_owner_release(struct file *file)
+{
+	if (file->f_owner)
+		kshim_fatal("%s: a file with an owner", __func__);
+}

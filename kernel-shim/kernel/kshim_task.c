@@ -21,6 +21,7 @@
 #include <linux/sched/wake_q.h>
 #include <linux/cred.h>
 #include <linux/user_namespace.h>
+#include <linux/task_work.h>
 #include <kshim/host.h>
 #include <kshim/sched.h>
 #include <kshim/runtime.h>
@@ -98,6 +99,10 @@ static atomic_t next_cpu = ATOMIC_INIT(0);
  */
 struct user_namespace init_user_ns;
 
+/* kernel/fork.c's: taken by walks over all tasks; kshim has none
+ * compiled (linux/sched/signal.h). */
+DEFINE_RWLOCK(tasklist_lock);
+
 static struct cred kshim_init_cred = {
 	.usage		= ATOMIC_INIT(1),
 	.uid		= GLOBAL_ROOT_UID,
@@ -132,6 +137,7 @@ static struct kshim_task *task_alloc(const char *name, int cpu,
 	kt->task.tgid = kt->task.pid;
 	kt->task.real_parent = &kt->task;
 	refcount_set(&kt->task.usage, 1);
+	raw_spin_lock_init(&kt->task.pi_lock);
 	kt->task.cred = &kshim_init_cred;
 	kt->task.real_cred = &kshim_init_cred;
 	kt->task.static_prio = DEFAULT_PRIO;
@@ -203,6 +209,7 @@ void kshim_task_body(void *arg)
 	struct kshim_task *kt = arg;
 
 	kt->fn(kt->arg);
+	task_work_run();	/* as do_exit()'s exit_task_work() */
 	task_leave(kt);
 }
 

@@ -13,6 +13,9 @@
 
 #include <linux/lockdep_types.h>
 #include <kshim/lock.h>
+/* The real one reaches linux/string.h (through linux/smp.h, cpumask.h
+ * and bitmap.h); linux/maple_tree.h relies on it for memset(). */
+#include <linux/string.h>
 
 struct task_struct;
 
@@ -104,6 +107,10 @@ struct task_struct;
 #define rwsem_acquire_read(l, s, t, i)		do { } while (0)
 #define rwsem_release(l, i)			do { } while (0)
 #define lock_map_acquire_tryread(l)		do { } while (0)
+
+/* A lockdep map held: kshim has no lockdep maps. Only lib/maple_tree.c
+ * asks (of rcu_callback_map, in an RCU check compiled out). */
+#define lock_is_held(m)		(1)
 
 /* What lockdep_assert_held() checks: mode 0 any, 1 write, 2 read. */
 #define lockdep_is_held(l)	kshim_lock_held_by_current(&(l)->kl)

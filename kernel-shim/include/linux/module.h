@@ -15,6 +15,10 @@
 #include <linux/init.h>
 #include <linux/moduleparam.h>
 #include <linux/error-injection.h>	/* as the real one: linux/syscalls.h relies on it */
+/* As the real one, through asm/module.h: the ELF types of the module
+ * loader, which linux/livepatch.h's stubs name. */
+#include <linux/elf.h>
+#include <asm-generic/module.h>
 
 struct module;
 #define THIS_MODULE		((struct module *)0)

@@ -15,5 +15,8 @@
 #include <linux/bug.h>
 #include <uapi/linux/ptrace.h>
 #include <asm/ptrace.h>
+/* The real one reaches it (through linux/pid_namespace.h): linux/audit.h
+ * relies on it for kuid_t. */
+#include <linux/uidgid.h>
 
 #endif

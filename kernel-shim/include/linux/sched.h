@@ -137,6 +137,7 @@ struct task_struct {
 	 * context (default I/O priority). */
 	const struct cred __rcu	*real_cred;
 	const struct cred __rcu	*cred;
+	const struct cred __rcu	*ptracer_cred;	/* nothing traces: NULL */
 	struct io_context	*io_context;
 	spinlock_t		alloc_lock;
 	int			pagefault_disabled;	/* linux/uaccess.h */
@@ -152,7 +153,34 @@ struct task_struct {
 	int			nr_dirtied;
 	int			nr_dirtied_pause;
 	unsigned long		dirty_paused_when;
+	/* fs/namei.c's path walk state and the task's root, cwd and umask
+	 * (fs_struct), and its namespaces: kshim/vfs.h never walks a path,
+	 * so NULL (a path walk would crash on them). */
+	struct nameidata	*nameidata;
+	struct fs_struct	*fs;
+	struct files_struct	*files;		/* no descriptor table either */
+	struct nsproxy		*nsproxy;
+	/* kernel/task_work.c's list: fput() defers the last close of a
+	 * file to it; kshim/vfs.h runs it where a system call would return
+	 * to user space. */
+	struct callback_head	*task_works;
+	raw_spinlock_t		pi_lock;	/* task_work.c's cancel takes it */
 };
+
+/* The real linux/sched.h's per-task thread-flag helpers. */
+#define set_tsk_thread_flag(tsk, flag) \
+	set_ti_thread_flag(&(tsk)->thread_info, flag)
+#define clear_tsk_thread_flag(tsk, flag) \
+	clear_ti_thread_flag(&(tsk)->thread_info, flag)
+#define test_and_set_tsk_thread_flag(tsk, flag) \
+	test_and_set_ti_thread_flag(&(tsk)->thread_info, flag)
+#define test_and_clear_tsk_thread_flag(tsk, flag) \
+	test_and_clear_ti_thread_flag(&(tsk)->thread_info, flag)
+#define test_tsk_thread_flag(tsk, flag) \
+	test_ti_thread_flag(&(tsk)->thread_info, flag)
+/* kernel/sched/core.c: makes a task running in user mode enter the
+ * kernel. No kshim task is ever in user mode: nothing to do. */
+static inline void kick_process(struct task_struct *tsk) { }
 
 #define task_cpu(p)		((p)->thread_info.cpu)
 #define task_nice(p)		PRIO_TO_NICE((p)->static_prio)

@@ -12,6 +12,14 @@
 #include <linux/tracepoint.h>
 #include <linux/unistd.h>
 #include <linux/thread_info.h>
+/* The real one reaches linux/poll.h (through linux/trace_events.h and
+ * linux/ring_buffer.h), and files rely on it: poll.h defines and then
+ * undefines its own __MAP, which would remove linux/syscalls.h's if
+ * poll.h came later (fs/namei.c includes fs/mount.h after syscalls.h). */
+#include <linux/poll.h>
+/* And linux/error-injection.h (through linux/module.h), whose
+ * ALLOW_ERROR_INJECTION() linux/syscalls.h uses. */
+#include <linux/error-injection.h>
 
 struct syscall_metadata;
 struct trace_event_call;	/* the real one has linux/trace_events.h */

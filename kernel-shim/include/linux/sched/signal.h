@@ -33,4 +33,27 @@ static inline unsigned long rlimit(unsigned int limit)
  * resource limits, inode_newsize_ok() never sends SIGXFSZ. */
 int send_sig(int sig, struct task_struct *p, int priv);
 
+/* No process list: every kshim task is a process of one thread, on
+ * kshim's own task list. The only walk over all processes compiled is
+ * fs/fs_struct.c's chroot_fs_refs(), for pivot_root(), which no kshim
+ * path reaches: the walk aborts with its name. */
+void __noreturn kshim_unimplemented(const char *func);
+#define for_each_process_thread(p, t)					\
+	for ((p) = (t) = NULL,						\
+	     kshim_unimplemented("for_each_process_thread (no process list)"); \
+	     (t);)
+
+/* The real header's: task_work.c's TWA_SIGNAL notification. */
+static inline bool __set_notify_signal(struct task_struct *task)
+{
+	return !test_and_set_tsk_thread_flag(task, TIF_NOTIFY_SIGNAL) &&
+	       !wake_up_state(task, TASK_INTERRUPTIBLE);
+}
+
+static inline void set_notify_signal(struct task_struct *task)
+{
+	if (__set_notify_signal(task))
+		kick_process(task);
+}
+
 #endif
