@@ -21,24 +21,16 @@
 /* Data I/O paths: xfs_iomap.c, xfs_file.c, xfs_discard.c,
  * fs/remap_range.c, fs/iomap (what xfs_reflink.c and xfs_bmap_util.c
  * call on their file paths). */
-LOUD(xfs_bmbt_to_iomap)
-LOUD(xfs_iomap_inode_sequence)
-LOUD(xfs_buffered_write_iomap_ops)
-LOUD(xfs_zero_range)
 LOUD(generic_remap_file_range_prep)
-LOUD(iomap_file_unshare)
-LOUD(iomap_fiemap)
 LOUD(xfs_discard_extents)
 
 /* The file, ioctl, xattr and exchange-range entry points (xfs_file.c,
  * xfs_aops.c, xfs_ioctl.c, xfs_xattr.c, xfs_exchrange.c, xfs_iomap.c):
  * no data I/O, no ioctls. Their operation tables are in
  * kshim_xfs_fakes.c. */
-LOUD(xfs_end_io)
-LOUD(xfs_truncate_page)
+LOUD(xfs_file_ioctl)
 LOUD(xfs_fileattr_get)
 LOUD(xfs_fileattr_set)
-LOUD(xfs_vn_listxattr)
 LOUD(xfs_exchrange_ilock)
 LOUD(xfs_exchrange_iunlock)
 

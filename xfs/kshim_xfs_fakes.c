@@ -81,51 +81,6 @@ LOUD_RECOVERY(xlog_quotaoff_item_ops, XFS_LI_QUOTAOFF);
 	}
 #define OP(name)	((void *)name##_loud)
 
-LOUD_TABLE(xfs_file_operations)
-const struct file_operations xfs_file_operations = {
-	.llseek		= OP(xfs_file_operations),
-	.read_iter	= OP(xfs_file_operations),
-	.write_iter	= OP(xfs_file_operations),
-	.splice_read	= OP(xfs_file_operations),
-	.splice_write	= OP(xfs_file_operations),
-	.unlocked_ioctl	= OP(xfs_file_operations),
-	.mmap		= OP(xfs_file_operations),
-	.open		= OP(xfs_file_operations),
-	.release	= OP(xfs_file_operations),
-	.fsync		= OP(xfs_file_operations),
-	.fallocate	= OP(xfs_file_operations),
-	.remap_file_range = OP(xfs_file_operations),
-};
-
-LOUD_TABLE(xfs_dir_file_operations)
-const struct file_operations xfs_dir_file_operations = {
-	.open		= OP(xfs_dir_file_operations),
-	.read		= OP(xfs_dir_file_operations),
-	.iterate_shared	= OP(xfs_dir_file_operations),
-	.llseek		= OP(xfs_dir_file_operations),
-	.unlocked_ioctl	= OP(xfs_dir_file_operations),
-	.fsync		= OP(xfs_dir_file_operations),
-};
-
-/*
- * No page of an XFS inode is ever in the page cache (no data I/O), so
- * truncating the mapping at eviction finds nothing to call these on.
- */
-LOUD_TABLE(xfs_address_space_operations)
-const struct address_space_operations xfs_address_space_operations = {
-	.read_folio		= OP(xfs_address_space_operations),
-	.readahead		= OP(xfs_address_space_operations),
-	.writepages		= OP(xfs_address_space_operations),
-	.dirty_folio		= OP(xfs_address_space_operations),
-	.release_folio		= OP(xfs_address_space_operations),
-	.invalidate_folio	= OP(xfs_address_space_operations),
-	.bmap			= OP(xfs_address_space_operations),
-	.migrate_folio		= OP(xfs_address_space_operations),
-	.is_partially_uptodate	= OP(xfs_address_space_operations),
-	.error_remove_folio	= OP(xfs_address_space_operations),
-	.swap_activate		= OP(xfs_address_space_operations),
-};
-
 LOUD_TABLE(xfs_export_operations)
 const struct export_operations xfs_export_operations = {
 	.encode_fh	= OP(xfs_export_operations),
@@ -134,16 +89,3 @@ const struct export_operations xfs_export_operations = {
 	.get_parent	= OP(xfs_export_operations),
 	.commit_metadata = OP(xfs_export_operations),
 };
-
-LOUD_TABLE(xfs_read_iomap_ops)
-const struct iomap_ops xfs_read_iomap_ops = {
-	.iomap_begin	= OP(xfs_read_iomap_ops),
-};
-
-LOUD_TABLE(xfs_xattr_iomap_ops)
-const struct iomap_ops xfs_xattr_iomap_ops = {
-	.iomap_begin	= OP(xfs_xattr_iomap_ops),
-};
-
-/* No extended attribute handlers: the VFS finds none (-EOPNOTSUPP). */
-const struct xattr_handler * const xfs_xattr_handlers[] = { NULL };

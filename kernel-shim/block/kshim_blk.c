@@ -403,6 +403,17 @@ void __rq_qos_done_bio(struct rq_qos *rqos, struct bio *bio)
 	kshim_unimplemented(__func__);
 }
 
+/*
+ * Waiting for a bio (direct I/O): the kernel sleeps with a timeout of
+ * half the hung-task period so that a long wait is not reported as hung.
+ * kshim's hung-task detector watches the whole run instead, so this is a
+ * plain I/O sleep.
+ */
+void blk_io_schedule(void)
+{
+	io_schedule();
+}
+
 /* ---- plugging -------------------------------------------------------------- */
 
 /*

@@ -68,6 +68,7 @@ LOUD(fs_context_for_reconfigure)
 LOUD(put_fs_context)
 LOUD(parse_monolithic_mount_data)
 LOUD(vfs_fadvise)
+LOUD(generic_fadvise)
 
 /* No capabilities or security modules (kernel/capability.c,
  * security/commoncap.c). */
@@ -88,6 +89,14 @@ LOUD(bdev_statx)
 LOUD(do_splice_direct)
 LOUD(splice_file_to_pipe)
 LOUD(get_pipe_info)
+LOUD(iter_file_splice_write)
+
+/* No FIEMAP ioctl (fs/ioctl.c): kshim/vfs.h maps no extents through it. */
+LOUD(fiemap_prep)
+LOUD(fiemap_fill_next_extent)
+
+/* No polled I/O (block/blk-core.c): kshim's disks complete by interrupt. */
+LOUD(iocb_bio_iopoll)
 
 /* No credential changes (kernel/cred.c): every task keeps kshim's root
  * credentials; faccessat() and friends are never called. */

@@ -71,6 +71,7 @@ long kshim_percpu_outstanding(void);
 void kshim_cpuhp_run_dead_callbacks(void);
 void kshim_percpu_mark_boot_done(void);
 void kshim_alloc_mark_boot_done(void);
+void kshim_page_mark_boot_done(void);
 void kshim_task_forget_current(void);
 
 /* Backends. */

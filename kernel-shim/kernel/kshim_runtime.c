@@ -46,6 +46,7 @@ static void kshim_run_initcalls(void)
 			kshim_fatal("initcall %p returned %d", *fn, ret);
 	}
 	kshim_alloc_mark_boot_done();
+	kshim_page_mark_boot_done();
 	kshim_workqueue_mark_boot_done();
 	kshim_percpu_mark_boot_done();
 }

@@ -497,6 +497,25 @@ long kshim_page_outstanding(void)
  * Every allocated page still live, as runs with their call site. A
  * report (kshim_report) when there is any; returns the number of pages.
  */
+/*
+ * Pages the initcalls allocated and still hold are boot memory, as the
+ * kernel's built-in code keeps them for the life of the system (iomap's
+ * zero page): not leaks. Marked by their caller; a page freed and
+ * allocated again gets its new caller.
+ */
+#define PA_CALLER_BOOT	(~0UL)
+
+void kshim_page_mark_boot_done(void)
+{
+	unsigned long pfn;
+
+	kshim_raw_lock(&pa_lock);
+	for_each_set_bit(pfn, pa_used, max_mapnr)
+		if (pfn != zero_pfn)
+			pa_caller[pfn] = PA_CALLER_BOOT;
+	kshim_raw_unlock(&pa_lock);
+}
+
 long kshim_page_report_leaks(void)
 {
 	unsigned long pfn = 0, runs = 0;
@@ -515,7 +534,7 @@ long kshim_page_report_leaks(void)
 		pfn = find_next_bit(pa_used, max_mapnr, pfn);
 		if (pfn >= max_mapnr)
 			break;
-		if (pfn == zero_pfn) {
+		if (pfn == zero_pfn || pa_caller[pfn] == PA_CALLER_BOOT) {
 			pfn++;
 			continue;
 		}
