@@ -30,13 +30,14 @@
 #include <kshim/bdev.h>
 #include <kshim/runtime.h>
 #include <kshim/xfs.h>
+#include <kshim/mount.h>
 
 #define DATA_NAME	"kshim-xfs"
 #define LOG_NAME	"kshim-xfslog"
 
 struct kshim_xfs {
 	struct kshim_bdev *data, *log;	/* log == data: internal log */
-	struct dentry *root;		/* the mount's reference */
+	struct vfsmount *mnt;		/* holds the root dentry */
 	struct super_block *sb;
 	struct xfs_mount *mp;
 };
@@ -137,9 +138,9 @@ static int get_tree(struct kshim_xfs *x)
 	if (!error)
 		error = vfs_get_tree(fc);
 	if (!error) {
-		x->root = fc->root;
+		x->mnt = kshim_mount_create(fc->root);
 		fc->root = NULL;
-		x->sb = x->root->d_sb;
+		x->sb = x->mnt->mnt_sb;
 		x->mp = XFS_M(x->sb);
 		up_write(&x->sb->s_umount);
 		kshim_percpu_benign_race(x->mp->m_stats.xs_stats, stats_race);
@@ -189,9 +190,15 @@ struct xfs_mount *kshim_xfs_mp(struct kshim_xfs *x)
 	return x->mp;
 }
 
+struct super_block *kshim_xfs_sb(struct kshim_xfs *x)
+{
+	return x->sb;
+}
+
 void kshim_xfs_unmount(struct kshim_xfs *x)
 {
-	dput(x->root);
+	if (kshim_mount_destroy(x->mnt))
+		kshim_fatal("kshim_xfs_unmount: a file is still open");
 	deactivate_super(x->sb);
 	close_devices(x);
 }

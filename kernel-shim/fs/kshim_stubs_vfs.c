@@ -73,7 +73,6 @@ LOUD(generic_fadvise)
 /* No capabilities or security modules (kernel/capability.c,
  * security/commoncap.c). */
 LOUD(cap_convert_nscap)		/* only for security.capability */
-LOUD(cap_inode_need_killpriv)
 
 /* No block-device or character-device inodes (block/bdev.c,
  * fs/char_dev.c): kshim's block devices are opened by the harness
@@ -103,7 +102,11 @@ LOUD(iocb_bio_iopoll)
 LOUD(prepare_creds)
 LOUD(override_creds)
 LOUD(revert_creds)
+LOUD(commit_creds)
 LOUD(__put_cred)
+
+/* No pid table (kernel/pid.c): capget()/capset() are never called. */
+LOUD(find_task_by_vpid)
 
 /* No user memory (lib/usercopy.c). */
 LOUD(check_zeroed_user)
@@ -127,7 +130,6 @@ LOUD(path_noexec)
 
 /* fs/libfs.c, security/commoncap.c, lib/vsprintf.c, lib/string_helpers.c,
  * not compiled. */
-LOUD(cap_inode_killpriv)
 LOUD(num_to_str)
 LOUD(string_escape_mem)
 

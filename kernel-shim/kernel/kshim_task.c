@@ -22,6 +22,7 @@
 #include <linux/cred.h>
 #include <linux/user_namespace.h>
 #include <linux/task_work.h>
+#include <linux/highuid.h>
 #include <kshim/host.h>
 #include <kshim/sched.h>
 #include <kshim/runtime.h>
@@ -98,6 +99,11 @@ static atomic_t next_cpu = ATOMIC_INIT(0);
  * address is used.
  */
 struct user_namespace init_user_ns;
+
+/* kernel/sys.c's: the IDs that stand for one that does not fit (the
+ * defaults; no sysctl changes them). */
+int overflowuid = DEFAULT_OVERFLOWUID;
+int overflowgid = DEFAULT_OVERFLOWGID;
 
 /* kernel/fork.c's: taken by walks over all tasks; kshim has none
  * compiled (linux/sched/signal.h). */

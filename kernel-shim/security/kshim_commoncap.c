@@ -56,3 +56,18 @@ int cap_inode_getsecurity(struct mnt_idmap *idmap, struct inode *inode,
 			    __func__, name);
 	return -EOPNOTSUPP;
 }
+
+/* chown() and writes clear a file's capabilities: whether it has any
+ * (it never has: setting them aborts above), and their removal. */
+int cap_inode_need_killpriv(struct dentry *dentry)
+{
+	return __vfs_getxattr(dentry, d_backing_inode(dentry),
+			      XATTR_NAME_CAPS, NULL, 0) > 0;
+}
+
+int cap_inode_killpriv(struct mnt_idmap *idmap, struct dentry *dentry)
+{
+	int error = __vfs_removexattr(idmap, dentry, XATTR_NAME_CAPS);
+
+	return error == -EOPNOTSUPP ? 0 : error;
+}

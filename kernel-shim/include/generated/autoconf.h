@@ -36,6 +36,10 @@
 #define CONFIG_SRCU 1		/* linux/notifier.h (via mm.h) embeds srcu_struct */
 #define CONFIG_TREE_SRCU 1	/* the header that goes with TREE_RCU */
 #define CONFIG_BLOCK 1
+/* User and group IDs are kept (without it every kuid reads as 0, and an
+ * inode's owner could not be tested); capabilities are checked against
+ * the task's credentials (kshim's tasks have root's). */
+#define CONFIG_MULTIUSER 1
 /* Tunables are sysctl tables driven through their real handlers
  * (kshim/sysctl.h); there is no /proc. */
 #define CONFIG_SYSCTL 1

@@ -29,6 +29,9 @@ struct kshim_xfs_config {
  */
 int kshim_xfs_mount(const struct kshim_xfs_config *cfg, struct kshim_xfs **out);
 struct xfs_mount *kshim_xfs_mp(struct kshim_xfs *x);
+/* The mounted filesystem's super_block: kshim/vfs.h's operations start
+ * at kshim_vfs_root() of it. */
+struct super_block *kshim_xfs_sb(struct kshim_xfs *x);
 /* The real unmount (deactivate_super(): xfs_unmountfs() forces the log,
  * empties the AIL, reclaims the inodes, writes the unmount record), then
  * the devices closed cleanly. */

@@ -178,6 +178,10 @@ struct task_struct {
 	test_and_clear_ti_thread_flag(&(tsk)->thread_info, flag)
 #define test_tsk_thread_flag(tsk, flag) \
 	test_ti_thread_flag(&(tsk)->thread_info, flag)
+/* kernel/pid.c: capget() and friends find tasks by number (loud:
+ * kshim has no pid table). */
+struct task_struct *find_task_by_vpid(pid_t nr);
+
 /* kernel/sched/core.c: makes a task running in user mode enter the
  * kernel. No kshim task is ever in user mode: nothing to do. */
 static inline void kick_process(struct task_struct *tsk) { }
