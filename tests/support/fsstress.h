@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * An operation generator in the spirit of fstests' fsstress, on
+ * kshim/vfs.h (fsstress.c). N tasks each work in a directory of their own
+ * ("p0", "p1"... under the root) with a weighted mix of namespace,
+ * attribute and xattr operations, and whole-filesystem ones (sync, log
+ * force, dropping the caches), all chosen from the seed. Each task keeps
+ * a model of its directory tree (names, types, link counts, modes,
+ * owners, xattrs, symlink targets) and checks every result against it:
+ * the errno of each operation, each lookup's attributes, each directory
+ * listing and each xattr value. Tasks share the filesystem (its
+ * allocation groups, log, inode clusters, inode cache and inodegc) but
+ * not names, so each model stays exact while they run at once.
+ *
+ *	struct fsstress *fs = fsstress_new(&cfg);
+ *	fsstress_run(fs, sb);		// the tasks, then a full check
+ *	(unmount, remount)
+ *	fsstress_check(fs, sb);		// the same tree came back
+ *	KSHIM_ASSERT_EQ(fsstress_failures(fs), 0);
+ *	fsstress_free(fs);
+ */
+#ifndef _TESTS_FSSTRESS_H
+#define _TESTS_FSSTRESS_H
+
+#include <linux/types.h>
+
+struct super_block;
+
+enum fsstress_op {
+	FSS_CREATE, FSS_MKDIR, FSS_SYMLINK, FSS_LINK, FSS_UNLINK, FSS_RMDIR,
+	FSS_RENAME, FSS_EXCHANGE, FSS_WHITEOUT, FSS_CHMOD, FSS_CHOWN,
+	FSS_SETXATTR, FSS_GETXATTR, FSS_LISTXATTR, FSS_REMOVEXATTR,
+	FSS_LOOKUP, FSS_READDIR, FSS_SYNC, FSS_LOGFORCE, FSS_DROPCACHES,
+	FSS_NR_OPS
+};
+
+extern const char *const fsstress_op_names[FSS_NR_OPS];
+
+struct fsstress_config {
+	u64 seed;
+	unsigned int tasks;		/* 1..FSS_MAX_TASKS */
+	unsigned long ops;		/* per task */
+	/* Relative weights; all zero: the default mix. */
+	unsigned int weights[FSS_NR_OPS];
+	/* The log force operation (XFS: xfs_log_force()); NULL: skipped. */
+	int (*log_force)(struct super_block *sb);
+	/* What rename() over a non-empty directory returns: POSIX allows
+	 * -EEXIST or -ENOTEMPTY (0: -ENOTEMPTY; XFS returns -EEXIST). */
+	int rename_notempty;
+	/* Print progress every this many operations of task 0 (0: never). */
+	unsigned long progress;
+};
+
+#define FSS_MAX_TASKS	1024
+
+/* Totals over all tasks. */
+struct fsstress_stats {
+	u64 ops[FSS_NR_OPS];		/* operations done, per type */
+	u64 errors[FSS_NR_OPS];		/* of which returned an errno */
+	u64 errnos[134];		/* returns per errno (all expected) */
+	u64 checks;			/* results compared with the model */
+	u64 ns;				/* time the run took (kshim's clock) */
+};
+
+struct fsstress;
+
+/* "name=weight,name=weight..." over the default mix (a name not given
+ * keeps its default; "only:" before the list sets the others to 0).
+ * 0, or -EINVAL with a one-line reason in ERR. */
+int fsstress_parse_mix(const char *spec, unsigned int weights[FSS_NR_OPS],
+		       char *err, size_t errlen);
+
+struct fsstress *fsstress_new(const struct fsstress_config *cfg);
+/* Runs the tasks on the mounted filesystem SB, then fsstress_check(). */
+void fsstress_run(struct fsstress *fs, struct super_block *sb);
+/* Compares the whole tree on SB with the models. */
+void fsstress_check(struct fsstress *fs, struct super_block *sb);
+/* Checks that failed so far, and the first one's description. */
+unsigned long fsstress_failures(struct fsstress *fs);
+const char *fsstress_first_failure(struct fsstress *fs);
+void fsstress_stats(struct fsstress *fs, struct fsstress_stats *out);
+/* The summary: operations and errors per type, errnos, time. */
+void fsstress_print(struct fsstress *fs);
+void fsstress_free(struct fsstress *fs);
+
+#endif
