@@ -514,6 +514,8 @@ void kshim_test_known_warn(const char *text)
 	int i;
 
 	for (i = 0; i < MAX_KNOWN_WARNS; i++) {
+		if (known_warns[i] && !strcmp(known_warns[i], text))
+			return;		/* known already */
 		if (!known_warns[i]) {
 			known_warns[i] = text;
 			return;

@@ -17,6 +17,7 @@
 #include <linux/mm.h>
 #include <linux/timekeeping.h>
 #include <kshim/runtime.h>
+#include <kshim/host.h>
 #include <kshim/sched.h>
 #include <kshim/vfs.h>
 #include "fsstress.h"
@@ -951,9 +952,12 @@ struct fsstress *fsstress_new(const struct fsstress_config *cfg)
 			fs->total_weight += fs->weights[op];
 	}
 	spin_lock_init(&fs->lock);
-	fs->tm = kvcalloc(cfg->tasks, sizeof(*fs->tm), GFP_KERNEL);
+	/* The models are the test's bookkeeping, not kernel memory: host
+	 * memory, outside the simulated RAM the kernel code competes for. */
+	fs->tm = kshim_host_alloc(cfg->tasks * sizeof(*fs->tm), 64);
 	if (!fs->tm)
 		kshim_fatal("fsstress: no memory for %u models", cfg->tasks);
+	memset(fs->tm, 0, cfg->tasks * sizeof(*fs->tm));
 	for (i = 0; i < cfg->tasks; i++) {
 		fs->tm[i].fs = fs;
 		fs->tm[i].id = i;
@@ -1049,6 +1053,6 @@ void fsstress_print(struct fsstress *fs)
 
 void fsstress_free(struct fsstress *fs)
 {
-	kvfree(fs->tm);
+	kshim_host_free(fs->tm);
 	kfree(fs);
 }

@@ -31,9 +31,8 @@ static unsigned long env_ulong(const char *name, unsigned long dflt)
 	return s && *s ? kshim_host_strtoull(s) : dflt;
 }
 
-static void run(const char *mkfs_opts)
+static void run(struct xfs_fixture fx)
 {
-	struct xfs_fixture fx = { .mkfs_opts = mkfs_opts };
 	struct fsstress_config cfg = {
 		.seed = kshim_seed(),
 		.tasks = env_ulong("KSHIM_FSSTRESS_TASKS", 4),
@@ -70,13 +69,45 @@ static void run(const char *mkfs_opts)
 	fsstress_free(fs);
 }
 
+/* The geometries fstests configurations cover. */
 static void test_fsstress_defaults(void)
 {
-	run(NULL);
+	run((struct xfs_fixture) { 0 });
+}
+
+static void test_fsstress_rmapbt(void)
+{
+	run((struct xfs_fixture) { .mkfs_opts = "-m rmapbt=1" });
+}
+
+static void test_fsstress_1k_blocks(void)
+{
+	run((struct xfs_fixture) { .mkfs_opts = "-b size=1024" });
+}
+
+static void test_fsstress_4k_sectors(void)
+{
+	run((struct xfs_fixture) { .sector_size = 4096 });
+}
+
+/* The smallest log mkfs.xfs allows for 64 MiB (its "-l size=" floor). */
+static void test_fsstress_smallest_log(void)
+{
+	run((struct xfs_fixture) { .mkfs_opts = "-l size=2736b" });
+}
+
+static void test_fsstress_external_log(void)
+{
+	run((struct xfs_fixture) { .log_size = 16 << 20 });
 }
 
 static const struct kshim_test tests[] = {
 	KSHIM_TEST(test_fsstress_defaults),
+	KSHIM_TEST(test_fsstress_rmapbt),
+	KSHIM_TEST(test_fsstress_1k_blocks),
+	KSHIM_TEST(test_fsstress_4k_sectors),
+	KSHIM_TEST(test_fsstress_smallest_log),
+	KSHIM_TEST(test_fsstress_external_log),
 	{ }
 };
 
