@@ -203,8 +203,8 @@ void kshim_xfs_unmount(struct kshim_xfs *x)
 	close_devices(x);
 }
 
-int kshim_xfs_crash(struct kshim_xfs *x, enum kshim_crash_mode mode,
-		    struct kshim_crash_result *res)
+int kshim_xfs_power_cut(struct kshim_xfs *x, enum kshim_crash_mode mode,
+			struct kshim_crash_result *res)
 {
 	struct kshim_crash_result lres = { };
 	int error;
@@ -225,6 +225,16 @@ int kshim_xfs_crash(struct kshim_xfs *x, enum kshim_crash_mode mode,
 	 * down filesystem releases what is left.
 	 */
 	xfs_force_shutdown(x->mp, SHUTDOWN_DEVICE_REMOVED);
+	return 0;
+}
+
+int kshim_xfs_crash(struct kshim_xfs *x, enum kshim_crash_mode mode,
+		    struct kshim_crash_result *res)
+{
+	int error = kshim_xfs_power_cut(x, mode, res);
+
+	if (error)
+		return error;
 	kshim_xfs_unmount(x);
 	return 0;
 }

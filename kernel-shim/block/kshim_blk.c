@@ -188,6 +188,7 @@ static void kshim_blk_complete_main(void *arg)
 {
 	struct kshim_bdev *kb = arg;
 
+	kshim_task_set_interrupt();	/* the disk's completion interrupt */
 	for (;;) {
 		struct kshim_blk_req *rq;
 		blk_status_t status;

@@ -137,14 +137,15 @@ static void test_exit_checks(void)
 
 static void usage(const char *prog)
 {
-	printf("usage: %s [-s SUITE] [-t TEST] [-l] [--seed N] [--seeds N]\n"
+	printf("usage: %s [-s SUITE] [-t TEST] [-l] [--seed N] [--seeds [A..]N]\n"
 	       "  -s SUITE   run only this suite\n"
 	       "  -t TEST    run only this test\n"
 	       "  -l         list suites and tests\n"
 	       "  --seed N   replay with this seed (same as KSHIM_SEED=N)\n"
 	       "  --seeds N  run with seeds 1..N, stop at the first that fails\n"
 	       "             and replay it with its output (use with\n"
-	       "             KSHIM_BACKEND=det, where a seed is a schedule)\n"
+	       "             KSHIM_BACKEND=det, where a seed is a schedule);\n"
+	       "             A..N: seeds A to N\n"
 	       "KSHIM_SEEDS=N in the environment sweeps N seeds in the det backend\n"
 	       "in place of --seeds or a random seed, unless KSHIM_SEED is set\n",
 	       prog);
@@ -186,7 +187,8 @@ static int run_seed(char **argv, unsigned long seed, bool quiet)
 }
 
 /* The seed sweep: argv without the --seeds option, run per seed. */
-static int sweep(int argc, char **argv, unsigned long nseeds)
+static int sweep(int argc, char **argv, unsigned long first,
+		 unsigned long nseeds)
 {
 	char **args = calloc(argc + 1, sizeof(*args));
 	unsigned long seed;
@@ -201,7 +203,7 @@ static int sweep(int argc, char **argv, unsigned long nseeds)
 			continue;
 		args[n++] = argv[i];
 	}
-	for (seed = 1; seed <= nseeds; seed++) {
+	for (seed = first; seed <= nseeds; seed++) {
 		rc = run_seed(args, seed, true);
 		if (rc && rc != 77) {
 			printf("kshim: seed sweep: seed %lu of %lu fails (exit %d); replaying it:\n",
@@ -210,15 +212,15 @@ static int sweep(int argc, char **argv, unsigned long nseeds)
 			printf("kshim: first failing seed: %lu (replay: %sKSHIM_SEED=%lu %s)\n",
 			       seed, kshim_host_replay_env(), seed, argv[0]);
 			printf("KSHIM-RESULT tests=%lu passed=%lu failed=1 skipped=0\n",
-			       seed, seed - 1);
+			       seed - first + 1, seed - first);
 			free(args);
 			fflush(stdout);
 			return 1;
 		}
 	}
-	printf("kshim: seed sweep: seeds 1..%lu all pass\n", nseeds);
+	printf("kshim: seed sweep: seeds %lu..%lu all pass\n", first, nseeds);
 	printf("KSHIM-RESULT tests=%lu passed=%lu failed=0 skipped=0\n",
-	       nseeds, nseeds);
+	       nseeds - first + 1, nseeds - first + 1);
 	free(args);
 	fflush(stdout);
 	return 0;
@@ -295,7 +297,8 @@ int main(int argc, char **argv)
 	const char *only_suite = NULL, *only_test = NULL;
 	const struct kshim_suite *s;
 	bool list = false;
-	unsigned long nseeds = 0;
+	unsigned long first = 1, nseeds = 0;
+	char *dots;
 	unsigned int run, failed;
 	int c;
 
@@ -306,7 +309,12 @@ int main(int argc, char **argv)
 		case 't': only_test = optarg; break;
 		case 'l': list = true; break;
 		case 'S': setenv("KSHIM_SEED", optarg, 1); break;
-		case 'N': nseeds = strtoul(optarg, NULL, 0); break;
+		case 'N':
+			dots = strstr(optarg, "..");
+			if (dots)
+				first = strtoul(optarg, NULL, 0);
+			nseeds = strtoul(dots ? dots + 2 : optarg, NULL, 0);
+			break;
 		case 'h': usage(argv[0]); return 0;
 		default: usage(argv[0]); return 2;
 		}
@@ -323,7 +331,7 @@ int main(int argc, char **argv)
 
 	nseeds = env_seeds(nseeds);
 	if (nseeds)
-		return sweep(argc, argv, nseeds);
+		return sweep(argc, argv, first, nseeds);
 
 	kshim_runtime_init();
 	printf("kshim: seed %llu, %s backend (replay: %sKSHIM_SEED=%llu)\n",

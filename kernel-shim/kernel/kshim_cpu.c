@@ -103,6 +103,11 @@ void kshim_cpu_claim(int cpu)
 	kshim_lock_acquire(&cpu_locks[cpu], KSHIM_CPU);
 }
 
+bool kshim_cpu_try_claim(int cpu)
+{
+	return kshim_lock_tryacquire(&cpu_locks[cpu], KSHIM_CPU);
+}
+
 void kshim_cpu_release(int cpu)
 {
 	kshim_lock_release(&cpu_locks[cpu]);

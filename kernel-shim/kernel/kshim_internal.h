@@ -19,6 +19,7 @@ struct kshim_task {
 	bool irqs_off;
 	bool cpu_owned;
 	bool adopted;		/* a host thread that was not started by kshim */
+	bool interrupt;		/* kshim_task_set_interrupt() */
 	void (*fn)(void *);
 	void *arg;
 	void *backend;		/* the scheduler backend's per-task state */

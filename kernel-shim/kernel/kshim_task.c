@@ -272,12 +272,43 @@ int kshim_cpu_id(void)
 
 /* ---- atomic sections ---------------------------------------------------- */
 
+/*
+ * An interrupt's atomic section on a CPU another task holds: in the
+ * kernel the interrupt would run there anyway unless that task turned
+ * interrupts off; here it takes a free CPU instead (a timer or a
+ * completion may run on any CPU). Without it, a task spinning with
+ * preemption off until a timer callback has run (mod_delayed_work_on()
+ * under get_cpu(), waiting for delayed_work_timer_fn() to queue the
+ * work) would hold the callback off forever. With every CPU taken it
+ * waits for its own.
+ */
+static int interrupt_cpu(struct kshim_task *kt)
+{
+	int cpu = kt->task.thread_info.cpu, c;
+
+	if (kshim_cpu_try_claim(cpu))
+		return cpu;
+	for (c = 0; c < nr_cpu_ids; c++)
+		if (c != cpu && kshim_cpu_try_claim(c))
+			return c;
+	kshim_cpu_claim(cpu);
+	return cpu;
+}
+
 static void atomic_enter(struct kshim_task *kt)
 {
-	if (!kt->cpu_owned) {
+	if (kt->cpu_owned)
+		return;
+	if (kt->interrupt)
+		kt->task.thread_info.cpu = interrupt_cpu(kt);
+	else
 		kshim_cpu_claim(kt->task.thread_info.cpu);
-		kt->cpu_owned = true;
-	}
+	kt->cpu_owned = true;
+}
+
+void kshim_task_set_interrupt(void)
+{
+	current->kshim->interrupt = true;
 }
 
 static void atomic_leave(struct kshim_task *kt)

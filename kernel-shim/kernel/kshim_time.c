@@ -402,6 +402,7 @@ static void tick_main(void *unused)
 {
 	const u64 tick_ns = NSEC_PER_SEC / HZ;
 
+	kshim_task_set_interrupt();
 	while (!__atomic_load_n(&tick_stop, __ATOMIC_ACQUIRE)) {
 		u32 gen = __atomic_load_n(&timer_gen, __ATOMIC_ACQUIRE);
 		u64 wait_ns;

@@ -70,6 +70,12 @@ struct m_entry {
 	char name[NAME_LEN];
 };
 
+/* The model's state: what a crash test keeps after every operation. */
+struct m_state {
+	struct m_inode in[MAX_INODES];
+	struct m_entry en[MAX_ENTRIES];
+};
+
 struct task_model {
 	struct fsstress *fs;
 	int id;
@@ -80,10 +86,25 @@ struct task_model {
 	struct m_entry en[MAX_ENTRIES];
 	struct fsstress_stats st;
 	struct task_struct *task;
+	/*
+	 * Crash tests: done counts the operations whose result the model
+	 * took (its state after each is hist[done]); durable is the done
+	 * count a completed log force or sync covered. An operation still
+	 * running when the power went is taken as predicted, at
+	 * hist[done], without counting it in done: recovery may or may not
+	 * have it.
+	 */
+	unsigned long done, durable, last;
+	struct m_state *hist;
+	bool quiet;			/* count mismatches, do not fail */
+	unsigned long mismatches;
 };
 
 struct fsstress {
 	struct fsstress_config cfg;
+	bool crashing;			/* the power goes: results unknown */
+	u64 start_ns;
+	long *recovered_at;		/* per task, fsstress_check_recovered() */
 	unsigned int weights[FSS_NR_OPS];
 	unsigned int total_weight;
 	struct super_block *sb;
@@ -101,6 +122,10 @@ static __printf(2, 3) void fail(struct task_model *t, const char *fmt, ...)
 	char msg[256];
 	va_list ap;
 
+	if (t->quiet || READ_ONCE(fs->crashing)) {
+		t->mismatches++;
+		return;
+	}
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
@@ -116,6 +141,10 @@ static __printf(2, 3) void fail(struct task_model *t, const char *fmt, ...)
 static bool expect(struct task_model *t, enum fsstress_op op, long got,
 		   long want, const char *what)
 {
+	/* Once the power is going, what the kernel says is not checked:
+	 * the operation is taken as the model predicts it. */
+	if (READ_ONCE(t->fs->crashing))
+		got = want;
 	t->st.checks++;
 	if (got < 0 && -got < (long)ARRAY_SIZE(t->st.errnos))
 		t->st.errnos[-got]++;
@@ -761,6 +790,25 @@ static void op_global(struct task_model *t, enum fsstress_op op)
 	expect(t, op, err, 0, "");
 }
 
+/* A log force or sync that completed: every operation each task had
+ * completed when it began is on stable storage. */
+static void covered_by_force(struct task_model *t, unsigned long *before)
+{
+	unsigned int i;
+
+	if (READ_ONCE(t->fs->crashing))
+		return;
+	for (i = 0; i < t->fs->cfg.tasks; i++)
+		if (before[i] > t->fs->tm[i].durable)
+			WRITE_ONCE(t->fs->tm[i].durable, before[i]);
+}
+
+static void remember(struct task_model *t, unsigned long k)
+{
+	memcpy(t->hist[k].in, t->in, sizeof(t->in));
+	memcpy(t->hist[k].en, t->en, sizeof(t->en));
+}
+
 static enum fsstress_op pick_op(struct task_model *t)
 {
 	u32 k = rnd(t, t->fs->total_weight);
@@ -868,21 +916,51 @@ static void close_top(struct task_model *t)
 	t->top = NULL;
 }
 
+/* One operation; in a crash test, with its place in the history. */
+static void step(struct task_model *t)
+{
+	struct fsstress *fs = t->fs;
+	enum fsstress_op op = pick_op(t);
+	unsigned long *before = NULL;
+	unsigned int i;
+
+	if (!t->hist) {
+		do_op(t, op);
+		return;
+	}
+	if (op == FSS_SYNC || op == FSS_LOGFORCE) {
+		before = kmalloc_array(fs->cfg.tasks, sizeof(*before),
+				       GFP_KERNEL | __GFP_NOFAIL);
+		for (i = 0; i < fs->cfg.tasks; i++)
+			before[i] = READ_ONCE(fs->tm[i].done);
+	}
+	do_op(t, op);
+	if (before && !t->mismatches)
+		covered_by_force(t, before);
+	kfree(before);
+	remember(t, t->done + 1);
+	t->last = t->done + 1;
+	if (!READ_ONCE(fs->crashing))
+		WRITE_ONCE(t->done, t->done + 1);
+}
+
 static void task_fn(void *arg)
 {
 	struct task_model *t = arg;
+	struct fsstress *fs = t->fs;
 	unsigned long i;
 
-	if (open_top(t, t->fs->sb))
+	if (open_top(t, fs->sb))
 		return;
-	for (i = 0; i < t->fs->cfg.ops; i++) {
-		do_op(t, pick_op(t));
-		if (!t->id && t->fs->cfg.progress &&
-		    !((i + 1) % t->fs->cfg.progress))
+	for (i = 0; i < fs->cfg.ops && !READ_ONCE(fs->crashing); i++) {
+		step(t);
+		if (!t->id && fs->cfg.progress &&
+		    !((i + 1) % fs->cfg.progress))
 			kshim_info("fsstress: %lu of %lu operations (task 0)\n",
-				i + 1, t->fs->cfg.ops);
+				i + 1, fs->cfg.ops);
 	}
-	check_tree(t);
+	if (!READ_ONCE(fs->crashing))
+		check_tree(t);
 	close_top(t);
 }
 
@@ -964,22 +1042,124 @@ struct fsstress *fsstress_new(const struct fsstress_config *cfg)
 		fs->tm[i].rng = cfg->seed * 1000003 + i + 1;
 		fs->tm[i].in[0].type = M_DIR;	/* the top, "p<i>" */
 		fs->tm[i].in[0].perm = 0755;
+		if (cfg->history) {
+			fs->tm[i].hist = kshim_host_alloc((cfg->ops + 2) *
+							  sizeof(struct m_state), 64);
+			if (!fs->tm[i].hist)
+				kshim_fatal("fsstress: no memory for histories");
+			remember(&fs->tm[i], 0);
+		}
 	}
+	fs->recovered_at = kcalloc(cfg->tasks, sizeof(long),
+				   GFP_KERNEL | __GFP_NOFAIL);
 	return fs;
+}
+
+void fsstress_start(struct fsstress *fs, struct super_block *sb)
+{
+	unsigned int i;
+
+	fs->sb = sb;
+	fs->start_ns = ktime_get_ns();
+	for (i = 0; i < fs->cfg.tasks; i++)
+		fs->tm[i].task = kshim_task_run(task_fn, &fs->tm[i],
+						"fsstress", -1);
+}
+
+unsigned long fsstress_done(struct fsstress *fs)
+{
+	unsigned long n = 0;
+	unsigned int i;
+
+	for (i = 0; i < fs->cfg.tasks; i++)
+		n += READ_ONCE(fs->tm[i].done);
+	return n;
+}
+
+void fsstress_power_going(struct fsstress *fs)
+{
+	WRITE_ONCE(fs->crashing, true);
+}
+
+void fsstress_join(struct fsstress *fs)
+{
+	unsigned int i;
+
+	for (i = 0; i < fs->cfg.tasks; i++)
+		kshim_task_join(fs->tm[i].task);
+	fs->tm[0].st.ns += ktime_get_ns() - fs->start_ns;
 }
 
 void fsstress_run(struct fsstress *fs, struct super_block *sb)
 {
-	u64 start = ktime_get_ns();
+	fsstress_start(fs, sb);
+	fsstress_join(fs);
+}
+
+/*
+ * After the crash and recovery: each task's tree must be its model after
+ * some number of its operations between what a log force covered and
+ * the one in flight. Tried from the newest; if none matches, the check
+ * against the state the force covered says what differs.
+ */
+void fsstress_check_recovered(struct fsstress *fs, struct super_block *sb)
+{
 	unsigned int i;
+	long k;
 
 	fs->sb = sb;
-	for (i = 0; i < fs->cfg.tasks; i++)
-		fs->tm[i].task = kshim_task_run(task_fn, &fs->tm[i],
-						"fsstress", -1);
-	for (i = 0; i < fs->cfg.tasks; i++)
-		kshim_task_join(fs->tm[i].task);
-	fs->tm[0].st.ns += ktime_get_ns() - start;
+	fs->crashing = false;
+	for (i = 0; i < fs->cfg.tasks; i++) {
+		struct task_model *t = &fs->tm[i];
+		struct dentry *root = kshim_vfs_root(sb);
+		char name[NAME_LEN];
+
+		top_name(t->id, name);
+		t->top = kshim_vfs_lookup(root, name);
+		kshim_vfs_put(root);
+		if (IS_ERR(t->top)) {
+			t->top = NULL;
+			if (t->durable)
+				fail(t, "%s is gone, after %lu operations a log force covered",
+				     name, t->durable);
+			continue;
+		}
+		t->quiet = true;
+		for (k = t->last; k >= (long)t->durable; k--) {
+			memcpy(t->in, t->hist[k].in, sizeof(t->in));
+			memcpy(t->en, t->hist[k].en, sizeof(t->en));
+			t->mismatches = 0;
+			check_tree(t);
+			if (!t->mismatches)
+				break;
+		}
+		t->quiet = false;
+		fs->recovered_at[i] = k;
+		if (k < (long)t->durable) {
+			fail(t, "the recovered tree is no state between operation %lu (forced) and %lu (in flight); against %lu:",
+			     t->durable, t->last, t->durable);
+			memcpy(t->in, t->hist[t->durable].in, sizeof(t->in));
+			memcpy(t->en, t->hist[t->durable].en, sizeof(t->en));
+			check_tree(t);
+		}
+		close_top(t);
+	}
+}
+
+/* Which operation each task's recovered tree matched (-1: none). */
+long fsstress_recovered_at(struct fsstress *fs, unsigned int task)
+{
+	return fs->recovered_at[task];
+}
+
+unsigned long fsstress_durable(struct fsstress *fs, unsigned int task)
+{
+	return fs->tm[task].durable;
+}
+
+unsigned long fsstress_last(struct fsstress *fs, unsigned int task)
+{
+	return fs->tm[task].last;
 }
 
 void fsstress_check(struct fsstress *fs, struct super_block *sb)
@@ -1053,6 +1233,12 @@ void fsstress_print(struct fsstress *fs)
 
 void fsstress_free(struct fsstress *fs)
 {
+	unsigned int i;
+
+	for (i = 0; i < fs->cfg.tasks; i++)
+		if (fs->tm[i].hist)
+			kshim_host_free(fs->tm[i].hist);
 	kshim_host_free(fs->tm);
+	kfree(fs->recovered_at);
 	kfree(fs);
 }

@@ -47,6 +47,9 @@ struct fsstress_config {
 	/* What rename() over a non-empty directory returns: POSIX allows
 	 * -EEXIST or -ENOTEMPTY (0: -ENOTEMPTY; XFS returns -EEXIST). */
 	int rename_notempty;
+	/* Keep the model's state after every operation, for
+	 * fsstress_check_recovered() after a crash. */
+	bool history;
 	/* Print progress every this many operations of task 0 (0: never). */
 	unsigned long progress;
 };
@@ -75,6 +78,25 @@ struct fsstress *fsstress_new(const struct fsstress_config *cfg);
 void fsstress_run(struct fsstress *fs, struct super_block *sb);
 /* Compares the whole tree on SB with the models. */
 void fsstress_check(struct fsstress *fs, struct super_block *sb);
+
+/*
+ * A crash in the middle (cfg.history set):
+ *	fsstress_start(fs, sb);
+ *	wait until fsstress_done(fs) reaches the crash point;
+ *	fsstress_power_going(fs);	// results from here on are unknown
+ *	cut the power (xfs_fixture_power_cut()), fsstress_join(fs), unmount;
+ *	remount (recovery), fsstress_check_recovered(fs, sb);
+ * Each task's tree must then be its model after some operation between
+ * the last a completed log force or sync covered and the one in flight.
+ */
+void fsstress_start(struct fsstress *fs, struct super_block *sb);
+unsigned long fsstress_done(struct fsstress *fs);
+void fsstress_power_going(struct fsstress *fs);
+void fsstress_join(struct fsstress *fs);
+void fsstress_check_recovered(struct fsstress *fs, struct super_block *sb);
+long fsstress_recovered_at(struct fsstress *fs, unsigned int task);
+unsigned long fsstress_durable(struct fsstress *fs, unsigned int task);
+unsigned long fsstress_last(struct fsstress *fs, unsigned int task);
 /* Checks that failed so far, and the first one's description. */
 unsigned long fsstress_failures(struct fsstress *fs);
 const char *fsstress_first_failure(struct fsstress *fs);

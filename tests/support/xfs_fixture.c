@@ -174,6 +174,13 @@ int xfs_fixture_crash(struct xfs_fixture *f, enum kshim_crash_mode mode)
 	return err;
 }
 
+int xfs_fixture_power_cut(struct xfs_fixture *f, enum kshim_crash_mode mode)
+{
+	KSHIM_ASSERT_FATAL(f->x != NULL);
+	memset(&f->crashed, 0, sizeof(f->crashed));
+	return kshim_xfs_power_cut(f->x, mode, &f->crashed);
+}
+
 /* The commit that last wrote BLOCK among commits 1..UPTO; 0 if none. */
 static u64 expected_seq(const struct xfs_fixture *f, unsigned int block,
 			u64 upto)

@@ -250,6 +250,18 @@ int xfs_fixture_force(struct xfs_fixture *f);
 int xfs_fixture_crash(struct xfs_fixture *f, enum kshim_crash_mode mode);
 
 /**
+ * xfs_fixture_power_cut() - the same power failure and shutdown, mounted
+ * @f: the fixture, mounted
+ * @mode: as for xfs_fixture_crash()
+ *
+ * For tasks still running on the filesystem: they see it shut down, and
+ * xfs_fixture_unmount() after them leaves the image to recover.
+ *
+ * Return: 0 or -errno.
+ */
+int xfs_fixture_power_cut(struct xfs_fixture *f, enum kshim_crash_mode mode);
+
+/**
  * xfs_fixture_check_prefix() - did recovery bring back a prefix?
  * @f: the fixture, mounted again after a crash
  *

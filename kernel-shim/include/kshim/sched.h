@@ -141,6 +141,14 @@ u64 kshim_clock_ns(void);
 /* Simulated CPUs: nr_cpu_ids, from KSHIM_NCPUS (default at build time). */
 void kshim_cpus_init(void);
 void kshim_cpu_claim(int cpu);
+bool kshim_cpu_try_claim(int cpu);
 void kshim_cpu_release(int cpu);
+/*
+ * The calling task stands for an interrupt (the timer tick, a disk's
+ * completions): its atomic sections are not held off by a task that only
+ * disabled preemption on its CPU, as an interrupt is not. When its CPU
+ * is taken it runs them on another free CPU (kshim_task.c).
+ */
+void kshim_task_set_interrupt(void);
 
 #endif

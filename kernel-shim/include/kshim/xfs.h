@@ -43,6 +43,12 @@ void kshim_xfs_unmount(struct kshim_xfs *x);
  * the kernel's forced shutdown and unmount, which release everything.
  * Mount the image again to run log recovery. 0 or -errno.
  */
+/*
+ * The same power failure and shutdown with the filesystem left mounted,
+ * for tasks still running on it to see fail; kshim_xfs_unmount() after.
+ */
+int kshim_xfs_power_cut(struct kshim_xfs *x, enum kshim_crash_mode mode,
+			struct kshim_crash_result *res);
 int kshim_xfs_crash(struct kshim_xfs *x, enum kshim_crash_mode mode,
 		    struct kshim_crash_result *res);
 
