@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
 """kshim prevalidate's -p level of a patch (scripts/prevalidate/plevel.py):
-found from its file names, rewritten to the -p1 form. No build needed."""
+found from its file names, rewritten to the -p1 form; and the times of
+the patched tree's files when it is copied again for the next patch set
+(scripts/build/tree.py keep_times). No build needed."""
 
 import os
 import sys
@@ -10,6 +12,7 @@ import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(os.path.dirname(HERE)))
+from scripts.build import tree  # noqa: E402
 from scripts.prevalidate import plevel  # noqa: E402
 
 P0 = '''A comment.
@@ -81,6 +84,48 @@ class TestLevel(unittest.TestCase):
 			with self.assertRaises(ValueError) as e:
 				plevel.normalise(src, d, 1)
 		self.assertIn('-p level from 0 to', str(e.exception))
+
+
+
+class TestKeepTimes(unittest.TestCase):
+	"""The copy for the next patch set: the source's times (cp -a), the
+	last patched tree next to it."""
+
+	def tree(self, d, name, text, t):
+		p = os.path.join(d, name)
+		os.makedirs(os.path.dirname(p), exist_ok=True)
+		with open(p, 'w') as f:
+			f.write(text)
+		os.utime(p, (t, t))
+		return p
+
+	def test_reverted_file_is_newer_and_rerun_keeps_it(self):
+		with tempfile.TemporaryDirectory() as d:
+			old, new = os.path.join(d, 'old'), os.path.join(d, 'new')
+			# The last set patched mm/a.c (time 500); b.c untouched.
+			self.tree(old, 'mm/a.c', 'patched', 500)
+			self.tree(old, 'mm/b.c', 'same', 100)
+			a = self.tree(new, 'mm/a.c', 'original', 100)
+			b = self.tree(new, 'mm/b.c', 'same', 100)
+			tree.keep_times(new, old)
+			# Reverted: newer than anything built from the patch.
+			self.assertGreater(os.stat(a).st_mtime, 500)
+			self.assertEqual(os.stat(b).st_mtime, 100)
+			t = os.stat(a).st_mtime_ns
+			# The same set copied again (meson's regeneration): the
+			# reverted file keeps the time the first copy gave it.
+			again = os.path.join(d, 'again')
+			a2 = self.tree(again, 'mm/a.c', 'original', 100)
+			tree.keep_times(again, new)
+			self.assertEqual(os.stat(a2).st_mtime_ns, t)
+
+	def test_same_patch_again_keeps_its_time(self):
+		with tempfile.TemporaryDirectory() as d:
+			old, new = os.path.join(d, 'old'), os.path.join(d, 'new')
+			self.tree(old, 'fs/x.c', 'patched', 500)
+			x = self.tree(new, 'fs/x.c', 'patched', 900)
+			tree.keep_times(new, old)
+			self.assertEqual(os.stat(x).st_mtime, 500)
 
 
 if __name__ == '__main__':
