@@ -378,9 +378,13 @@ def behaviour_text(beh):
 			'the change (only parallel-backend runs, whose ' \
 			'schedules do not repeat)'
 	moved = beh['changed']
+
+	def seeds(keys):
+		n = [k.split()[1] for k in keys]
+		return 'seed%s %s' % ('' if len(n) == 1 else 's', ', '.join(n))
 	return 'behaviour changed: trace hashes differ in %s; same in %d ' \
-		'other det test(s)' % ('; '.join(
-			'%s (%s)' % (n, ', '.join(ks)) for n, ks in
+		'other det test(s) that reached it' % ('; '.join(
+			'%s (%s)' % (n, seeds(ks)) for n, ks in
 			sorted(moved.items())),
 			len(beh['det_tests']) - len(moved))
 

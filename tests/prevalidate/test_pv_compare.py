@@ -222,6 +222,9 @@ class TestVerdict(unittest.TestCase):
 		self.assertEqual((j['verdict'], j['exit_status']), ('clean', 0))
 		self.assertEqual(j['behaviour']['changed'], {'t_det': ['seed 2']})
 		self.assertIn('t_det (seed 2)', cmp.behaviour_text(j['behaviour']))
+		j['behaviour']['changed']['t_det'] = ['seed 1', 'seed 2']
+		self.assertIn('t_det (seeds 1, 2)',
+			      cmp.behaviour_text(j['behaviour']))
 
 	def test_a_header_leaves_reach_unknown_and_all_det_tests_count(self):
 		j = self.judge(tests_with(self.MOVED), cov(dict(
