@@ -357,10 +357,17 @@ def apply_patches(src, workdir, dirs, patches):
 			    % (p, explain_patch_failure(r.stdout)))
 	patch_secs = time.monotonic() - t0
 
-	keep_times(tmp, final)
-
-	rmtree_quiet(final)
+	# The tree being replaced is moved aside, not removed, until the new
+	# one is in place: a run stopped in between leaves it for the next
+	# run's keep_times(), which would otherwise have nothing to compare
+	# with and leave objects built from a reverted patch in place.
+	aside = final + '.old'
+	keep_times(tmp, final if os.path.isdir(final) else aside)
+	if os.path.isdir(final):
+		rmtree_quiet(aside)
+		os.rename(final, aside)
 	os.rename(tmp, final)
+	rmtree_quiet(aside)
 	return final, copy_secs, patch_secs
 
 
@@ -524,6 +531,7 @@ def main(argv):
 		# objects built from it depend on its headers, which are gone
 		# now, so ninja rebuilds them.)
 		rmtree_quiet(os.path.join(workdir, 'linux-patched'))
+		rmtree_quiet(os.path.join(workdir, 'linux-patched.old'))
 
 	build_overlay(os.path.abspath(a.overlay_src),
 		      os.path.abspath(a.overlay), tree, a.link)
