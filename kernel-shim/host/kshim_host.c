@@ -350,7 +350,7 @@ const char *kshim_host_getenv(const char *name)
 /* Where a run writes, not what it does: no part of a replay. */
 static const char *const not_replayed[] = {
 	"KSHIM_SEED=", "KSHIM_SEEDS=", "KSHIM_VERBOSE=", "KSHIM_SCENARIO_OUT=",
-	"KSHIM_SCHEDULE_FILE=", NULL
+	"KSHIM_SCHEDULE_FILE=", "KSHIM_RESULTS_FD=", "KSHIM_COV_MAP=", NULL
 };
 
 static int cmp_str(const void *a, const void *b)

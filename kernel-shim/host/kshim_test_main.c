@@ -4,7 +4,9 @@
  * kshim_test_suites[] with CUnit, runs them (all, or -s SUITE / -t TEST),
  * and fails a test whose WARN or kshim report count rose unexpectedly.
  * After the suites, the runtime's exit checks (leaks) count as one more
- * test. The last line is machine-readable for ./kshim run:
+ * test. Before the last line, one line says which tests failed at which
+ * seed (see print_seed_line()); the last line is machine-readable for
+ * ./kshim run:
  *	KSHIM-RESULT tests=N passed=P failed=F skipped=S
  * Exit status: 0 all passed, 1 a failure, 77 skipped (with the reason).
  */
@@ -41,12 +43,130 @@ unsigned long kshim_warn_count(void);
 unsigned long kshim_report_count(void);
 unsigned long long kshim_seed(void);
 const char *kshim_sched_name(void);
+unsigned long long kshim_det_trace_hash(void);
 void kshim_det_tests_begin(void);
 void kshim_runtime_init(void);
 int kshim_runtime_exit_checks(void);
 
 static unsigned long warns_before, reports_before;
 static unsigned long warns_expected, reports_expected;
+
+/*
+ * Per-test results, as records on a file descriptor, one line each:
+ *	backend NAME
+ *	begin SUITE/TEST
+ *	end SUITE/TEST pass|fail
+ *	hash TRACE_HASH			(after the last test)
+ * A seed sweep gives each seed's run a file of its own (KSHIM_RESULTS_FD)
+ * and reads it back once the run has exited, so a run that dies inside a
+ * test (BUG, hang report, signal) still says which test it died in: its
+ * last "begin" has no "end". A run on its own writes them to a temporary
+ * file. Written unbuffered with write(2) for that reason.
+ */
+static int results_fd = -1;
+static unsigned int failures_before;
+
+static void result_record(const char *fmt, const char *a, const char *b)
+{
+	if (results_fd >= 0)
+		dprintf(results_fd, fmt, a, b);
+}
+
+static const char *current_name(char *buf, size_t len)
+{
+	CU_pSuite s = CU_get_current_suite();
+	CU_pTest t = CU_get_current_test();
+
+	snprintf(buf, len, "%s/%s", s && s->pName ? s->pName : "?",
+		 t && t->pName ? t->pName : "?");
+	return buf;
+}
+
+static void results_open(void)
+{
+	const char *s = getenv("KSHIM_RESULTS_FD");
+	FILE *f;
+
+	if (s && *s) {
+		results_fd = atoi(s);
+		return;
+	}
+	f = tmpfile();
+	if (f)
+		results_fd = fileno(f);
+}
+
+/*
+ * One line for the runs of seed SEED whose records are in FD: how many
+ * tests ran, which failed (space-separated SUITE/TEST), the test the run
+ * stopped in (a "begin" without "end"), the exit status when known
+ * (RC >= 0) and the det backend's trace hash. prevalidate compares base
+ * and patched on these lines, per test and per seed:
+ *	kshim: seed 3 (det): 12 test(s) run, 1 failed: xfs_log/test_x; exit 1; trace hash 0123456789abcdef
+ */
+static void print_seed_line(int fd, unsigned long long seed, int rc)
+{
+	char *buf = NULL, *line, *save, backend[32] = "?", hash[32] = "";
+	char stopped[256] = "", failed[4096] = "";
+	size_t cap = 0, len = 0, flen = 0;
+	unsigned int run = 0, nfailed = 0;
+	ssize_t n;
+
+	if (fd < 0)
+		return;
+	lseek(fd, 0, SEEK_SET);
+	for (;;) {
+		if (len + 4096 + 1 > cap) {
+			cap = cap * 2 + 8192;
+			buf = realloc(buf, cap);
+			if (!buf)
+				return;
+		}
+		n = read(fd, buf + len, cap - len - 1);
+		if (n <= 0)
+			break;
+		len += n;
+	}
+	if (!buf)
+		return;
+	buf[len] = '\0';
+	for (line = strtok_r(buf, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		char name[256], what[16];
+
+		if (sscanf(line, "backend %31s", backend) == 1 ||
+		    sscanf(line, "hash %31s", hash) == 1)
+			continue;
+		if (sscanf(line, "begin %255s", name) == 1) {
+			run++;
+			snprintf(stopped, sizeof(stopped), "%s", name);
+			continue;
+		}
+		if (sscanf(line, "end %255s %15s", name, what) == 2) {
+			stopped[0] = '\0';
+			if (strcmp(what, "pass")) {
+				nfailed++;
+				if (flen + strlen(name) + 2 < sizeof(failed))
+					flen += snprintf(failed + flen,
+							 sizeof(failed) - flen,
+							 " %s", name);
+			}
+		}
+	}
+	free(buf);
+	if (stopped[0] && flen + strlen(stopped) + 2 < sizeof(failed))
+		snprintf(failed + flen, sizeof(failed) - flen, " %s", stopped);
+	printf("kshim: seed %llu (%s): %u test(s) run, %u failed%s%s", seed,
+	       backend, run, nfailed + !!stopped[0], nfailed || stopped[0] ?
+	       ":" : "", failed);
+	if (stopped[0])
+		printf("; stopped in %s", stopped);
+	if (rc >= 0)
+		printf("; exit %d", rc);
+	if (hash[0])
+		printf("; trace hash %s", hash);
+	printf("\n");
+}
 
 void kshim_test_assert(bool ok, const char *expr, const char *file, int line,
 		       const char *func, bool fatal)
@@ -98,6 +218,10 @@ unsigned long kshim_test_scale(unsigned long n)
 
 static void test_setup(void)
 {
+	char name[256];
+
+	result_record("begin %s%s\n", current_name(name, sizeof(name)), "");
+	failures_before = CU_get_number_of_failures();
 	warns_before = kshim_warn_count();
 	reports_before = kshim_report_count();
 	warns_expected = reports_expected = 0;
@@ -123,16 +247,22 @@ static void test_teardown(void)
 		CU_assertImplementation(CU_FALSE, 0, msg, "kshim", "",
 					CU_FALSE);
 	}
+	result_record("end %s %s\n", current_name(msg, sizeof(msg)),
+		      CU_get_number_of_failures() == failures_before ?
+		      "pass" : "fail");
 }
 
 static int exit_problems;
 
 static void test_exit_checks(void)
 {
+	result_record("begin %s%s\n", "kshim_exit/exit_checks", "");
 	exit_problems = kshim_runtime_exit_checks();
 	CU_assertImplementation(exit_problems == 0, 0,
 				"no leaks at exit (kshim_runtime_exit_checks)",
 				"kshim", "", CU_FALSE);
+	result_record("end %s %s\n", "kshim_exit/exit_checks",
+		      exit_problems ? "fail" : "pass");
 }
 
 static void usage(const char *prog)
@@ -151,14 +281,18 @@ static void usage(const char *prog)
 	       prog);
 }
 
-/* Run this binary once with KSHIM_SEED=seed; its exit status. */
-static int run_seed(char **argv, unsigned long seed, bool quiet)
+/*
+ * Run this binary once with KSHIM_SEED=seed; its exit status. With
+ * RESULTS >= 0, the run writes its per-test records there.
+ */
+static int run_seed(char **argv, unsigned long seed, bool quiet, int results)
 {
-	char buf[32];
+	char buf[32], fdbuf[16];
 	pid_t pid;
 	int status;
 
 	snprintf(buf, sizeof(buf), "%lu", seed);
+	snprintf(fdbuf, sizeof(fdbuf), "%d", results);
 	fflush(NULL);
 	pid = fork();
 	if (pid < 0) {
@@ -167,6 +301,10 @@ static int run_seed(char **argv, unsigned long seed, bool quiet)
 	}
 	if (pid == 0) {
 		setenv("KSHIM_SEED", buf, 1);
+		if (results >= 0)
+			setenv("KSHIM_RESULTS_FD", fdbuf, 1);
+		else
+			unsetenv("KSHIM_RESULTS_FD");
 		if (quiet) {
 			int fd = open("/dev/null", O_WRONLY);
 
@@ -186,13 +324,20 @@ static int run_seed(char **argv, unsigned long seed, bool quiet)
 	return 128 + WTERMSIG(status);
 }
 
-/* The seed sweep: argv without the --seeds option, run per seed. */
+/*
+ * The seed sweep: argv without the --seeds option, run per seed (FIRST
+ * to NSEEDS), each seed's line printed (print_seed_line()). ALL
+ * (KSHIM_SEEDS, which is how prevalidate sweeps): every seed runs, so
+ * that base and patched can be compared per test and per seed; the first
+ * failing one is then replayed with its output. Otherwise (--seeds) the
+ * sweep stops at the first failing seed and replays it.
+ */
 static int sweep(int argc, char **argv, unsigned long first,
-		 unsigned long nseeds)
+		 unsigned long nseeds, bool all)
 {
 	char **args = calloc(argc + 1, sizeof(*args));
-	unsigned long seed;
-	int i, n = 0, rc;
+	unsigned long seed, bad = 0, nfailed = 0;
+	int i, n = 0, rc, bad_rc = 0;
 
 	for (i = 0; i < argc; i++) {
 		if (!strcmp(argv[i], "--seeds")) {
@@ -204,19 +349,35 @@ static int sweep(int argc, char **argv, unsigned long first,
 		args[n++] = argv[i];
 	}
 	for (seed = first; seed <= nseeds; seed++) {
-		rc = run_seed(args, seed, true);
+		FILE *res = tmpfile();
+		int fd = res ? fileno(res) : -1;
+
+		rc = run_seed(args, seed, true, fd);
+		print_seed_line(fd, seed, rc);
+		if (res)
+			fclose(res);
 		if (rc && rc != 77) {
-			printf("kshim: seed sweep: seed %lu of %lu fails (exit %d); replaying it:\n",
-			       seed, nseeds, rc);
-			run_seed(args, seed, false);
-			printf("kshim: first failing seed: %lu (replay: %sKSHIM_SEED=%lu %s)\n",
-			       seed, kshim_host_replay_env(), seed, argv[0]);
-			printf("KSHIM-RESULT tests=%lu passed=%lu failed=1 skipped=0\n",
-			       seed - first + 1, seed - first);
-			free(args);
-			fflush(stdout);
-			return 1;
+			nfailed++;
+			if (!bad) {
+				bad = seed;
+				bad_rc = rc;
+			}
+			if (!all)
+				break;
 		}
+	}
+	if (bad) {
+		printf("kshim: seed sweep: seed %lu of %lu fails (exit %d); replaying it:\n",
+		       bad, nseeds, bad_rc);
+		run_seed(args, bad, false, -1);
+		printf("kshim: first failing seed: %lu (replay: %sKSHIM_SEED=%lu %s)\n",
+		       bad, kshim_host_replay_env(), bad, argv[0]);
+		seed = (all ? nseeds : bad) - first + 1;
+		printf("KSHIM-RESULT tests=%lu passed=%lu failed=%lu skipped=0\n",
+		       seed, seed - nfailed, nfailed);
+		free(args);
+		fflush(stdout);
+		return 1;
 	}
 	printf("kshim: seed sweep: seeds %lu..%lu all pass\n", first, nseeds);
 	printf("KSHIM-RESULT tests=%lu passed=%lu failed=0 skipped=0\n",
@@ -329,14 +490,23 @@ int main(int argc, char **argv)
 		return 0;
 	}
 
-	nseeds = env_seeds(nseeds);
+	if (env_seeds(0))
+		return sweep(argc, argv, 1, env_seeds(0), true);
 	if (nseeds)
-		return sweep(argc, argv, first, nseeds);
+		return sweep(argc, argv, first, nseeds, false);
 
+	results_open();
 	kshim_runtime_init();
-	printf("kshim: seed %llu, %s backend (replay: %sKSHIM_SEED=%llu)\n",
-	       kshim_seed(), kshim_sched_name(), kshim_host_replay_env(),
-	       kshim_seed());
+	/* Only a det run replays from its seed: a parallel run's schedule
+	 * is the host's, and a "(replay: ...)" there would promise what the
+	 * line cannot give. */
+	if (!strcmp(kshim_sched_name(), "det"))
+		printf("kshim: seed %llu, %s backend (replay: %sKSHIM_SEED=%llu)\n",
+		       kshim_seed(), kshim_sched_name(),
+		       kshim_host_replay_env(), kshim_seed());
+	else
+		printf("kshim: seed %llu, %s backend (threads run as the host schedules them: the seed does not replay this run)\n",
+		       kshim_seed(), kshim_sched_name());
 	if (CU_initialize_registry() != CUE_SUCCESS)
 		return 2;
 	for (s = kshim_test_suites; s->name; s++) {
@@ -356,12 +526,22 @@ int main(int argc, char **argv)
 
 	CU_basic_set_mode(CU_BRM_VERBOSE);
 	kshim_det_tests_begin();
+	result_record("backend %s%s\n", kshim_sched_name(), "");
 	CU_basic_run_tests();
 	run = CU_get_number_of_tests_run();
 	failed = CU_get_number_of_tests_failed();
 	if (CU_get_number_of_suites_failed())
 		failed += CU_get_number_of_suites_failed();
+	if (!strcmp(kshim_sched_name(), "det")) {
+		char hash[32];
+
+		snprintf(hash, sizeof(hash), "%016llx",
+			 kshim_det_trace_hash());
+		result_record("hash %s%s\n", hash, "");
+	}
 	printf("\nkshim: seed %llu\n", kshim_seed());
+	if (!getenv("KSHIM_RESULTS_FD"))
+		print_seed_line(results_fd, kshim_seed(), -1);
 	printf("KSHIM-RESULT tests=%u passed=%u failed=%u skipped=0\n", run,
 	       run - (failed > run ? run : failed), failed);
 	CU_cleanup_registry();

@@ -20,6 +20,7 @@
 #include <linux/hex.h>
 #include <kshim/host.h>
 #include <kshim/runtime.h>
+#include <kshim/sched.h>
 
 #define CAPTURE_SIZE	(256 * 1024)
 
@@ -401,11 +402,20 @@ static void print_where(void)
 {
 	struct task_struct *t = kshim_host_tls_get();
 
-	print(true, "kshim: task %s (pid %d, cpu %d), seed %llu (replay with %sKSHIM_SEED=%llu)\n",
-	      t ? t->comm : "?", t ? t->pid : 0,
-	      t ? (int)t->thread_info.cpu : -1,
-	      (unsigned long long)kshim_seed(), kshim_host_replay_env(),
-	      (unsigned long long)kshim_seed());
+	/* A parallel run's schedule is the host's: its seed replays no
+	 * failure, and saying "replay with" would promise that it does. */
+	if (kshim_sched == &kshim_sched_parallel)
+		print(true, "kshim: task %s (pid %d, cpu %d), seed %llu (parallel backend: the seed does not replay this run)\n",
+		      t ? t->comm : "?", t ? t->pid : 0,
+		      t ? (int)t->thread_info.cpu : -1,
+		      (unsigned long long)kshim_seed());
+	else
+		print(true, "kshim: task %s (pid %d, cpu %d), seed %llu (replay with %sKSHIM_SEED=%llu)\n",
+		      t ? t->comm : "?", t ? t->pid : 0,
+		      t ? (int)t->thread_info.cpu : -1,
+		      (unsigned long long)kshim_seed(),
+		      kshim_host_replay_env(),
+		      (unsigned long long)kshim_seed());
 }
 
 /* The call chain, as the kernel prints it with a WARN or BUG. */

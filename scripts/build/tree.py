@@ -25,11 +25,13 @@ WORKDIR/tree.json records what was used, for the build manifest.
 """
 
 import argparse
+import filecmp
 import hashlib
 import json
 import os
 import re
 import shutil
+import stat
 import subprocess
 import sys
 import tarfile
@@ -355,28 +357,52 @@ def apply_patches(src, workdir, dirs, patches):
 			    % (p, explain_patch_failure(r.stdout)))
 	patch_secs = time.monotonic() - t0
 
-	# cp -a keeps every file's time, so a file the previous patch set
-	# changed and this one does not comes back with its old time, and
-	# ninja would keep the objects built from the patched text. Every
-	# file either set touches gets a new time: rebuilt, and only those.
-	listing = final + '.files'
-	touched = set()
-	for p in patches:
-		touched.update(patch_targets(p))
-	try:
-		with open(listing) as f:
-			before = set(json.load(f))
-	except (OSError, ValueError):
-		before = set()
-	for rel in before | touched:
-		path = os.path.join(tmp, rel)
-		if os.path.isfile(path):
-			os.utime(path)
-
-	rmtree_quiet(final)
+	# The tree being replaced is moved aside, not removed, until the new
+	# one is in place: a run stopped in between leaves it for the next
+	# run's keep_times(), which would otherwise have nothing to compare
+	# with and leave objects built from a reverted patch in place.
+	aside = final + '.old'
+	keep_times(tmp, final if os.path.isdir(final) else aside)
+	if os.path.isdir(final):
+		rmtree_quiet(aside)
+		os.rename(final, aside)
 	os.rename(tmp, final)
-	write_atomic(listing, json.dumps(sorted(touched)))
+	rmtree_quiet(aside)
 	return final, copy_secs, patch_secs
+
+
+def keep_times(new, old):
+	"""Give each file of the fresh copy NEW the time ninja last saw for
+	it in OLD when its text is the same, and a new time when not.
+
+	cp -a keeps the source's times, so a file an earlier patch set
+	changed and this one does not comes back with its old time, older
+	than the objects built from the patched text: ninja would keep them.
+	Remembering only the previous set's files is not enough: meson may
+	run this twice for one patch set (setup, then ninja's regeneration),
+	and the second run would forget what the first re-timed (a patch to
+	mm/list_lru.c then stayed compiled into the next patch set's build).
+	Comparing with the tree being replaced holds however often it runs.
+	Only files whose time differs between the two are read: those a
+	patch set touched, now or before."""
+	if not os.path.isdir(old):
+		return
+	for root, _, fnames in os.walk(new):
+		for fn in fnames:
+			p = os.path.join(root, fn)
+			q = os.path.join(old, os.path.relpath(p, new))
+			try:
+				st, so = os.lstat(p), os.lstat(q)
+			except OSError:
+				continue
+			if not stat.S_ISREG(st.st_mode) or \
+			   st.st_mtime_ns == so.st_mtime_ns:
+				continue
+			if stat.S_ISREG(so.st_mode) and \
+			   filecmp.cmp(p, q, shallow=False):
+				os.utime(p, ns=(so.st_atime_ns, so.st_mtime_ns))
+			else:
+				os.utime(p)
 
 
 # ------------------------------------------------------------------- overlay
@@ -505,7 +531,7 @@ def main(argv):
 		# objects built from it depend on its headers, which are gone
 		# now, so ninja rebuilds them.)
 		rmtree_quiet(os.path.join(workdir, 'linux-patched'))
-		rmtree_quiet(os.path.join(workdir, 'linux-patched.files'))
+		rmtree_quiet(os.path.join(workdir, 'linux-patched.old'))
 
 	build_overlay(os.path.abspath(a.overlay_src),
 		      os.path.abspath(a.overlay), tree, a.link)

@@ -26,11 +26,15 @@ import json
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
+import time
 
 from scripts import REPO
+from scripts.prevalidate.compare import (BUDGET_FACTOR, BUDGET_MIN_S,
+					 OVER_BUDGET)
 
 HUNK = re.compile(r'^@@ -\d+(?:,(\d+))? \+(\d+)(?:,(\d+))? @@')
 # The build options of both sides: base and patched are coverage builds,
@@ -52,6 +56,8 @@ HUNK = re.compile(r'^@@ -\d+(?:,(\d+))? \+(\d+)(?:,(\d+))? @@')
 BUILD_OPTIONS = {'b_coverage': True, 'coverage_counters': 'single'}
 # Uncovered changed lines listed per file; the count is always complete.
 MAX_UNCOVERED = 20
+# Changed lines listed with the tests that executed them, per file.
+MAX_LINES = 40
 COVDIR = 'patched-gcda'
 MAP_ENV = 'KSHIM_COV_MAP'
 
@@ -174,6 +180,19 @@ def summarise(changed, executable, executed, cap=MAX_UNCOVERED):
 			       for n in unc[:cap]])
 
 
+def line_rows(changed, per_line, cap=MAX_LINES):
+	"""Per changed executable line (at most CAP, in order): its text and
+	the tests that executed it with their counts, most first. PER_LINE
+	{line: {test: count}}. With single counters a count is a lower
+	bound under threads (see BUILD_OPTIONS), never 0 for a line that
+	ran."""
+	return [dict(line=n, why=changed[n][1],
+		     text=' '.join(changed[n][0].split()),
+		     tests=dict(sorted(per_line[n].items(),
+				       key=lambda kv: (-kv[1], kv[0]))))
+		for n in sorted(per_line)[:cap]]
+
+
 # ------------------------------------------------- running the tests apart
 
 def test_dir(name):
@@ -181,16 +200,19 @@ def test_dir(name):
 	return re.sub(r'[^A-Za-z0-9_.+-]', '_', name)
 
 
-def prepare(bd, workdir, tests):
+def prepare(bd, workdir, tests, coverage=True, budgets=None):
 	"""Empty WORKDIR/COVDIR, write the map the wrapper picks a test's
-	directory from (TESTS: meson introspect --tests), and return the extra
-	meson test arguments and environment."""
+	directory and time budget from (TESTS: meson introspect --tests;
+	BUDGETS: {test: seconds}, see wrap()), and return the extra meson
+	test arguments and environment. Without COVERAGE the wrapper only
+	keeps the budgets."""
 	covdir = os.path.join(workdir, COVDIR)
 	shutil.rmtree(covdir, ignore_errors=True)
 	os.makedirs(covdir)
 	path = os.path.join(covdir, 'tests.json')
 	with open(path, 'w') as f:
-		json.dump(dict(covdir=covdir,
+		json.dump(dict(covdir=covdir, coverage=coverage,
+			       budgets=budgets or {},
 			       strip=len(os.path.realpath(bd).strip('/')
 					 .split('/')),
 			       tests=[dict(name=t['name'], cmd=t['cmd'],
@@ -222,13 +244,58 @@ def pick(tests, argv, environ):
 
 def wrap(argv):
 	"""meson test --wrapper: run ARGV with its .gcda files going to the
-	test's own directory."""
+	test's own directory, and within the test's time budget.
+
+	Over budget, the test's whole process group (a det sweep forks a
+	child per seed) gets SIGTERM, then SIGKILL, and this prints
+	compare.OVER_BUDGET: the test is judged a hang with the output it
+	has, rather than left to meson's timeout (10 minutes for the XFS
+	tests) and re-run at full length. The test runs in a session of its
+	own for that; so that meson's own timeout still reaches it, a
+	SIGTERM here is passed on."""
 	with open(os.environ[MAP_ENV]) as f:
 		m = json.load(f)
 	name = pick(m['tests'], argv, os.environ)
-	os.environ['GCOV_PREFIX'] = os.path.join(m['covdir'], test_dir(name))
-	os.environ['GCOV_PREFIX_STRIP'] = str(m['strip'])
-	os.execvp(argv[0], argv)
+	if m.get('coverage', True):
+		os.environ['GCOV_PREFIX'] = os.path.join(m['covdir'],
+							 test_dir(name))
+		os.environ['GCOV_PREFIX_STRIP'] = str(m['strip'])
+	limit = m.get('budgets', {}).get(name)
+	if not limit:
+		os.execvp(argv[0], argv)
+	p = subprocess.Popen(argv, start_new_session=True)
+
+	def stop():
+		# The whole group, whose leader may be gone already: a
+		# sweep's seed child outlives its parent.
+		for sig in (signal.SIGTERM, signal.SIGKILL):
+			try:
+				os.killpg(p.pid, sig)
+			except ProcessLookupError:
+				break
+			try:
+				p.wait(timeout=2)
+			except subprocess.TimeoutExpired:
+				pass
+			if sig == signal.SIGTERM:
+				time.sleep(0.2)
+
+	def on_term(signum, frame):
+		stop()
+		sys.exit(128 + signum)
+	signal.signal(signal.SIGTERM, on_term)
+	t0 = time.monotonic()
+	try:
+		rc = p.wait(timeout=limit)
+	except subprocess.TimeoutExpired:
+		print('\n%s %s ran %.0f s, its budget (the larger of %dx its '
+		      'base duration and %d s), and was stopped; the output '
+		      'above is what it printed' % (
+			      OVER_BUDGET, name, time.monotonic() - t0,
+			      BUDGET_FACTOR, BUDGET_MIN_S), flush=True)
+		stop()
+		sys.exit(124)
+	sys.exit(rc if rc >= 0 else 128 - rc)
 
 
 # ------------------------------------------------------------ reading gcov
@@ -344,23 +411,29 @@ def collect(bd, tree, patches, compiled, workdir):
 						    want, tmp))
 			executed = set()
 			by_test = {}
+			per_line = {n: {} for n in changed if n in executable}
 			for d in tdirs:
 				gcdas = [find_gcda(os.path.join(covdir, d),
 						   bd_real, os.path.realpath(g))
 					 for g in gcnos]
 				if not any(gcdas):
 					continue
-				ran = {n for n, c in gcov_lines(
-					gcnos, gcdas, want, tmp).items() if c}
+				counts = gcov_lines(gcnos, gcdas, want, tmp)
+				ran = {n for n, c in counts.items() if c}
 				if ran:
-					by_test[names.get(d, d)] = len(
+					name = names.get(d, d)
+					by_test[name] = len(
 						[n for n in changed if n in ran
 						 and n in executable])
 					executed |= ran
+					for n in per_line:
+						if counts.get(n):
+							per_line[n][name] = counts[n]
 			e['status'] = 'measured'
 			e.update(summarise(changed, executable, executed))
 			e['exercised_by'] = sorted(by_test)
 			e['changed_lines_run_by_test'] = by_test
+			e['lines'] = line_rows(changed, per_line)
 			e['not_located'] = lost
 	finally:
 		shutil.rmtree(tmp, ignore_errors=True)

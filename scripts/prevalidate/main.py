@@ -7,8 +7,9 @@ recompiles what changed; runs the test suite and the scenarios on both;
 compares (compare.py) and reports (report.py); build.py configures, builds
 and runs meson test, for the sanitizer builds (sanitizers.py) too.
 
-Exit status: 0 no regression, 1 a regression, 2 could not run (the first
-line on stdout says why). Progress goes to stderr: one updating line on a
+Exit status: 0 clean (tests executed the change and passed), 1 a
+regression, 2 could not run (the first line on stdout says why), 3
+untested (no test can have seen the change: compare.judge()). Progress goes to stderr: one updating line on a
 terminal, plain lines otherwise.
 """
 
@@ -20,7 +21,9 @@ import os
 import re
 import shlex
 import shutil
+import subprocess
 import sys
+import tempfile
 import time
 
 import scripts
@@ -31,6 +34,7 @@ from scripts.plot import common as plot
 from scripts.prevalidate import commits
 from scripts.prevalidate import compare as cmp
 from scripts.prevalidate import coverage as pvcov
+from scripts.prevalidate import plevel
 from scripts.prevalidate import report
 from scripts.prevalidate import sanitizers as pvsan
 from scripts.prevalidate.build import (CannotRun, DEFAULT_TARBALL, LOGBASE,
@@ -39,7 +43,7 @@ from scripts.prevalidate.build import (CannotRun, DEFAULT_TARBALL, LOGBASE,
 from scripts.shared.gcov import remove_gcda
 
 # Bump when what is stored in base-results.json changes shape.
-CACHE_VERSION = 3
+CACHE_VERSION = 4
 
 
 class Progress:
@@ -207,38 +211,144 @@ def cached_base(bd, a, progress):
 	return res
 
 
-def replay_cmd(t, seed):
-	"""The shell line that replays det test T (meson introspect) with
-	SEED: its KSHIM_* environment, its binary, no --seeds."""
+def replay_parts(t, seed):
+	"""(KSHIM_* environment, command) that replay det test T (meson
+	introspect) with SEED: its KSHIM_* environment, its binary, no
+	--seeds."""
 	env = {k: v for k, v in (t.get('env') or {}).items()
 	       if k.startswith('KSHIM_') and k != 'KSHIM_SCENARIO_OUT'}
-	env['KSHIM_SEED'] = seed
+	env['KSHIM_SEED'] = str(seed)
 	cmd, skip = [], False
 	for c in t['cmd']:
 		if skip or c == '--seeds':
 			skip = not skip
 			continue
 		cmd.append(c)
+	return env, cmd
+
+
+def replay_cmd(t, seed):
+	"""The shell line that replays det test T with SEED."""
+	env, cmd = replay_parts(t, seed)
 	return ' '.join(['%s=%s' % kv for kv in sorted(env.items())] +
 			[shlex.quote(c) for c in cmd])
 
 
-def confirm(bd, cls, env, progress):
-	"""Re-run each parallel-backend regression once: those schedules do
-	not repeat, so say whether it failed again. A det one gets the line
-	that replays it."""
+# Det failures replayed per regression row: the first seed of each CUnit
+# test that regressed, at most this many.
+MAX_REPLAYS = 4
+
+
+def replay(bd, t, case, sweep_hash, limit):
+	"""Run the line that replays CASE (dict(test, key)) of det test T as
+	a user pastes it: its KSHIM_* words alone, nothing else of ours in
+	the environment. Returns dict(test, key, line, status, reproduced,
+	output); the per-test records (KSHIM_RESULTS_FD) say whether the
+	same CUnit test failed again, and the trace hash whether the run
+	took the same schedule as in the sweep (SWEEP_HASH, None when the
+	sweep's run did not finish)."""
+	seed = case['key'].split()[1]
+	words, cmd = replay_parts(t, seed)
+	env = {k: v for k, v in os.environ.items() if not k.startswith('KSHIM_')}
+	env.update(words)
+	res = dict(test=case['test'], key=case['key'],
+		   line=replay_cmd(t, seed), reproduced=False, output='')
+	with tempfile.TemporaryFile() as rec:
+		env['KSHIM_RESULTS_FD'] = str(rec.fileno())
+		try:
+			r = subprocess.run(cmd, env=env, cwd=bd,
+					   pass_fds=(rec.fileno(),),
+					   stdout=subprocess.PIPE,
+					   stderr=subprocess.STDOUT, text=True,
+					   errors='replace', timeout=limit)
+		except subprocess.TimeoutExpired as e:
+			res['status'] = 'the replay did not finish within %.0f s' \
+				% limit
+			res['output'] = (e.output or b'').decode(
+				errors='replace') if isinstance(
+					e.output, bytes) else (e.output or '')
+			return res
+		except OSError as e:
+			res['status'] = 'could not replay: %s' % e
+			return res
+		rec.seek(0)
+		got = cmp.parse_records(rec.read().decode(errors='replace'))
+	res['output'] = r.stdout
+	res['reproduced'] = case['test'] in got['failed'] or (
+		case['test'].startswith('(') and r.returncode not in (0, 77))
+	same = sweep_hash and got['hash'] and sweep_hash == got['hash']
+	if res['reproduced']:
+		res['status'] = 'reproduced by its replay line' + (
+			' (same trace hash)' if same else
+			'; trace hash %s, the sweep\'s %s: another schedule, so '
+			'something outside the seed changed the run' % (
+				got['hash'], sweep_hash)
+			if sweep_hash and got['hash'] else '')
+	else:
+		res['status'] = 'DID NOT REPRODUCE: %s failed at %s in the ' \
+			'sweep, and its replay line %s%s: something outside the ' \
+			'seed changes the run' % (
+				case['test'], case['key'],
+				'passed' if r.returncode == 0 else
+				'failed elsewhere (%s)' % (', '.join(
+					got['failed']) or 'exit %d' % r.returncode),
+				' (trace hash %s, the sweep\'s %s)' % (
+					got['hash'], sweep_hash)
+				if sweep_hash and got['hash'] and not same else '')
+	return res
+
+
+def confirm(bd, cls, pat, env, progress, budgets, extra=([], {})):
+	"""Each det regression is replayed with the line the report prints
+	(replay()), and the report says whether it reproduced. A
+	parallel-backend regression cannot be replayed by seed: it is run
+	once more, to say whether it failed again. A test stopped over its
+	time budget is neither: running it again would cost the budget
+	again."""
 	intro = {t['name']: t for t in intro_tests(bd)}
 	for r in cls['regressions']:
-		if r['det']:
-			m = re.search(r'KSHIM_SEED=(\d+)', r.get('replay') or '')
-			t = intro.get(r['name'])
-			if m and t and not os.path.basename(
-					t['cmd'][0]).startswith('python'):
-				r['replay'] = replay_cmd(t, m.group(1))
+		if r.get('hang'):
 			continue
+		t = intro.get(r['name'])
+		runnable = t and not os.path.basename(t['cmd'][0]).startswith(
+			'python')
+		if r.get('det'):
+			cases = (r.get('cases') or {}).get('regressions', [])
+			firsts = []
+			for c in cases:
+				if c['key'].startswith('seed ') and \
+				   c['test'] not in [f['test'] for f in firsts]:
+					firsts.append(c)
+			if not runnable:
+				continue
+			if not firsts:
+				m = re.search(r'KSHIM_SEED=(\d+)',
+					      r.get('replay') or '')
+				if m:
+					r['replay'] = replay_cmd(t, m.group(1))
+				continue
+			r['replays'] = []
+			for c in firsts[:MAX_REPLAYS]:
+				progress('patched: replaying', '%s %s at %s' % (
+					r['name'], c['test'], c['key']))
+				run = pat[r['name']]['runs'].get(c['key']) or {}
+				res = replay(bd, t, c, run.get('hash'),
+					     budgets.get(r['name'],
+							 cmp.budget(0)))
+				if res['reproduced']:
+					r['tail'] = cmp.excerpt(res['output'])
+				del res['output']
+				r['replays'].append(res)
+			r['replay'] = r['replays'][0]['line']
+			continue
+		r['replay'] = None
+		r['replay_note'] = 'parallel backend: threads run as the ' \
+			'host schedules them, so this failure cannot be ' \
+			'replayed by seed'
 		progress('patched: re-running', r['name'])
-		e = meson_test('patched', bd, env, LOGBASE + '-rerun', progress,
-			       [r['name']]).get(r['name'])
+		e = meson_test('patched', bd, dict(env, **extra[1]),
+			       LOGBASE + '-rerun', progress,
+			       [r['name']] + extra[0]).get(r['name'])
 		again = e is not None and e['result'] not in cmp.OK_RESULTS
 		r['rerun'] = 'failed again' if again else \
 			'passed on a re-run: intermittent'
@@ -289,8 +399,10 @@ def parser():
 		prog='kshim prevalidate',
 		description='Build the kernel tree as is and with PATCH... '
 		'applied, run the tests and the scenarios on both and report '
-		'what the patches change. Exit status: 0 no regression, 1 a '
-		'regression, 2 could not run.')
+		'what the patches change. Exit status: 0 clean (tests executed '
+		'the change and passed), 1 a regression, 2 could not run, 3 '
+		'untested (no test executed the change, or none behaved '
+		'differently).')
 	p.add_argument('patches', nargs='*', metavar='PATCH',
 		       help='patch files (patch -p1), applied in order')
 	p.add_argument('--commits', metavar='A..B',
@@ -347,9 +459,22 @@ def run(a, progress):
 	os.makedirs(a.workdir, exist_ok=True)
 	phases = {}
 	t = time.monotonic()
-	configure('patched', bds['patched'], a, patches, progress,
-		  options=pvcov.BUILD_OPTIONS)
+	# The base first: its kernel tree tells a patch's -p level.
 	configure('base', bds['base'], a, [], progress,
+		  options=pvcov.BUILD_OPTIONS)
+	tree = a.kernel_src or os.path.join(bds['base'], 'kernel', 'linux')
+	originals, levels = patches, []
+	patches = []
+	for i, p in enumerate(originals):
+		try:
+			q, lv = plevel.normalise(p, a.workdir, i + 1,
+						 tree if os.path.isdir(tree)
+						 else None)
+		except ValueError as e:
+			raise CannotRun(str(e))
+		patches.append(q)
+		levels.append(lv)
+	configure('patched', bds['patched'], a, patches, progress,
 		  options=pvcov.BUILD_OPTIONS)
 	phases['configure'] = time.monotonic() - t
 	builds = {s: build(s, bds[s], progress) for s in ('base', 'patched')}
@@ -358,17 +483,20 @@ def run(a, progress):
 	base = cached_base(bds['base'], a, progress)
 	phases['tests base' + (' (reused)' if base['reused'] else '')] = \
 		0.0 if base['reused'] else base['seconds']
-	cov = pvcov.prepare(bds['patched'], a.workdir,
-			    intro_tests(bds['patched'])) if a.coverage else None
-	pat = run_side('patched', bds['patched'], a, progress,
-		       cov or ([], {}))
+	budgets = {n: cmp.budget(e['duration'])
+		   for n, e in base['tests'].items()}
+	wrap = pvcov.prepare(bds['patched'], a.workdir,
+			     intro_tests(bds['patched']), coverage=a.coverage,
+			     budgets=budgets)
+	pat = run_side('patched', bds['patched'], a, progress, wrap)
 	phases['tests patched'] = pat['seconds']
 	cls = cmp.compare_tests(base['tests'], pat['tests'])
 	t = time.monotonic()
-	confirm(bds['patched'], cls, dict(os.environ, KSHIM_SEEDS=str(a.seeds)),
-		progress)
-	if any('rerun' in r for r in cls['regressions']):
-		phases['re-runs'] = time.monotonic() - t
+	confirm(bds['patched'], cls, pat['tests'],
+		dict(os.environ, KSHIM_SEEDS=str(a.seeds)), progress, budgets,
+		wrap)
+	if any('rerun' in r or r.get('replays') for r in cls['regressions']):
+		phases['replays and re-runs'] = time.monotonic() - t
 	timing = None
 	if a.repeat > 1:
 		t = time.monotonic()
@@ -388,7 +516,7 @@ def run(a, progress):
 	seen = compiled(bds['patched'], sorted({f for fs in touched.values()
 						 for f in fs}))
 	coverage = None
-	if cov:
+	if a.coverage:
 		t = time.monotonic()
 		progress('coverage', 'gcov per test')
 		coverage = pvcov.collect(bds['patched'],
@@ -399,12 +527,14 @@ def run(a, progress):
 	phases['total'] = time.monotonic() - t_start
 	progress.done()
 	man = kuf.manifest(bds['patched'])
+	j = cmp.judge(cls, coverage, seen)
 	return pvsan.merge(dict(
-		verdict='regression' if cls['regressions'] else 'clean',
-		exit_status=1 if cls['regressions'] else 0,
-		patches=[dict(path=p, files=[dict(file=f, compiled=seen[f])
-					     for f in touched[p]])
-			 for p in patches],
+		verdict=j['verdict'], exit_status=j['exit_status'],
+		verdict_reason=j['reason'], behaviour=j['behaviour'],
+		patches=[dict(path=o, level=lv, applied=p,
+			      files=[dict(file=f, compiled=seen[f])
+				     for f in touched[p]])
+			 for o, p, lv in zip(originals, patches, levels)],
 		kernel=dict(version=man.get('kernel_version'),
 			    source=man.get('source'),
 			    combined_sha256_base=kuf.manifest(bds['base']).get(
@@ -448,7 +578,7 @@ def run_series(a, progress):
 				continue
 			res['series'] = ser
 			report.write(res, terminal=False)
-			rows.append(dict(regressions=[
+			rows.append(dict(verdict=res['verdict'], regressions=[
 				r['name'] for r in res['tests']['regressions']] +
 				['%s (%s)' % (r['name'], kind) for kind, r in
 				 pvsan.new_reports(res)],

@@ -56,14 +56,21 @@ def headline(res):
 		if t['regressions']:
 			parts.append('%d test(s) pass on base and fail patched: '
 				     '%s' % (len(t['regressions']), ', '.join(
-					     r['name'] for r in t['regressions'])))
+					     r['name'] + (' (HANG: over budget)'
+							  if r.get('hang') else '')
+					     for r in t['regressions'])))
 		if san:
 			parts.append('%d new sanitizer report(s): %s' % (
 				len(san), ', '.join('%s (%s)' % (r['name'], k)
 						    for k, r in san)))
 		return 'REGRESSION: ' + '; '.join(parts)
-	return 'clean: no test passes on base and fails patched' + \
-		('; no new sanitizer report' if 'sanitizers' in res else '')
+	san_ok = '; no new sanitizer report' if 'sanitizers' in res else ''
+	if res['verdict'] == 'untested':
+		return 'UNTESTED: %s%s (nothing failed, but nothing checked the ' \
+			'change either)' % (res.get('verdict_reason') or '?',
+					    san_ok)
+	return 'clean: tests executed the change and passed; %s%s' % (
+		cmp.behaviour_text(res.get('behaviour')), san_ok)
 
 
 def sanitizer_lines(res, md, h):
@@ -176,9 +183,19 @@ def coverage_lines(res, md, h):
 				% e['not_located']
 		out.append('%s%s: exercised by %s; %s' % (pre, e['file'], ran,
 							  what))
-		for u in e['uncovered']:
+		for ln in e.get('lines', []):
 			out.append('%s%6d: %s' % ('    ' if md else '      ',
-						   u['line'], u['text']))
+						   ln['line'], ln['text']))
+			out.append('%s%s' % ('        ' if md else '          ',
+					     'executed by ' + ', '.join(
+						     '%s %dx' % kv for kv in
+						     ln['tests'].items())
+					     if ln['tests'] else
+					     'executed by no test'))
+		if len(e.get('lines', [])) < e['executable']:
+			out.append('%s... %d more changed line(s) in report.json'
+				   % ('    ' if md else '      ',
+				      e['executable'] - len(e['lines'])))
 	return out
 
 
@@ -198,8 +215,12 @@ def lines(res, md):
 			'(git format-patch skips them)' % ser['merges']
 			if ser['merges'] else ''))
 	for p in res['patches']:
-		out.append('%spatch %s: %s' % ('- ' if md else '', rel(p['path']),
-					     patch_files(p['files'], md)))
+		out.append('%spatch %s%s: %s' % (
+			'- ' if md else '', rel(p['path']),
+			' (a -p%d patch, applied as %s)' % (
+				p['level'], rel(p['applied']))
+			if p.get('level', 1) != 1 else '',
+			patch_files(p['files'], md)))
 	k = res['kernel']
 	out.append('%skernel: Linux %s from %s; manifest sha256 base %s, '
 		   'patched %s' % ('- ' if md else '', k['version'], k['source'],
@@ -225,9 +246,26 @@ def lines(res, md):
 				'### ' if md else '  ', r['name'],
 				' '.join(r['suites']), r['patched'], r['base'],
 				'; ' + r['rerun'] if r.get('rerun') else ''))
-			if r.get('replay'):
-				out.append('%sreplay: %s' % ('' if md else '    ',
-							     r['replay']))
+			li = '' if md else '    '
+			c = r.get('cases')
+			if c:
+				out.append('%sfails on patched, passes on base: %s'
+					   % (li, cmp.cases_text(c['regressions'])))
+				if c['pre_existing']:
+					out.append('%salso failing, on base too (not '
+						   'blamed): %s' % (li, cmp.cases_text(
+							   c['pre_existing'])))
+			if r.get('hang'):
+				out.append('%sHANG: over its time budget: %s' % (
+					li, r['hang']))
+			for x in r.get('replays', []):
+				out.append('%sreplay %s at %s: %s' % (
+					li, x['test'], x['key'], x['status']))
+				out.append('%s  %s' % (li, x['line']))
+			if r.get('replay') and not r.get('replays'):
+				out.append('%sreplay: %s' % (li, r['replay']))
+			if r.get('replay_note'):
+				out.append('%s%s' % (li, r['replay_note']))
 			out += ['', '```'] if md else []
 			out += [('' if md else '    | ') + l
 				for l in r['tail'].splitlines()]
@@ -235,9 +273,19 @@ def lines(res, md):
 	if t['pre_existing']:
 		out += h('Pre-existing (fail on both; not blamed on the patch)')
 		for r in t['pre_existing']:
-			out.append('%s%s [%s]: %s on base, %s on patched' % (
+			c = r.get('cases')
+			out.append('%s%s [%s]: %s' % (
 				'- ' if md else '  ', r['name'],
-				' '.join(r['suites']), r['base'], r['patched']))
+				' '.join(r['suites']),
+				'fail on both at the same seed: %s' %
+				cmp.cases_text(c['pre_existing']) if c and
+				c['pre_existing'] else '%s on base, %s on patched'
+				% (r['base'], r['patched'])))
+			if c and c['not_compared']:
+				out.append('%s  not compared (the base run stopped '
+					   'before them): %s' % (
+						   '' if md else '  ',
+						   cmp.cases_text(c['not_compared'])))
 	if t['fixed']:
 		out += h('Fixed (fail on base, pass on patched)')
 		out += ['%s%s' % ('- ' if md else '  ', r['name'])
@@ -338,7 +386,7 @@ def verdict_of(row):
 		return 'could not run: ' + row['could_not_run']
 	if row['regressions']:
 		return 'REGRESSION: ' + ', '.join(row['regressions'])
-	return 'clean'
+	return row.get('verdict') or 'clean'
 
 
 def per_commit_lines(ser, rows, md):

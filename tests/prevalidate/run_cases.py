@@ -26,11 +26,14 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
 
 
-def check(case, rc, first, rep):
+def check(case, rc, first, rep, secs=0):
 	"""The reasons CASE failed (empty: it passed)."""
 	bad = []
 	if rc != case['exit']:
 		bad.append('exit %d, expected %d' % (rc, case['exit']))
+	if 'max_seconds' in case and secs > case['max_seconds']:
+		bad.append('took %.0f s, more than %d' % (secs,
+							  case['max_seconds']))
 	for w in case.get('reason_contains', []):
 		if w not in first:
 			bad.append('first line lacks %r: %r' % (w, first))
@@ -51,6 +54,7 @@ def check(case, rc, first, rep):
 				   % (name, sorted(got)))
 		elif words not in got[name]['tail']:
 			bad.append('%s: its excerpt lacks %r' % (name, words))
+	bad += check_verdict(case, rep, got)
 	if case.get('no_test_regressions') and rep['tests']['regressions']:
 		bad.append('the normal run caught it: %s' % sorted(
 			r['name'] for r in rep['tests']['regressions']))
@@ -77,6 +81,41 @@ def check(case, rc, first, rep):
 			 for n, s in rep['scenarios'].items() if s['exact']}
 		if moved:
 			bad.append('deterministic figures changed: %s' % moved)
+	return bad
+
+
+def check_verdict(case, rep, got):
+	"""The untested reason, the behaviour, the -p level; per regression
+	row the CUnit tests that regressed, its replays and hangs. GOT:
+	{name: regression row}."""
+	bad = []
+	w = case.get('verdict_reason_contains')
+	if w and w not in (rep.get('verdict_reason') or ''):
+		bad.append('verdict reason %r lacks %r' % (
+			rep.get('verdict_reason'), w))
+	moved = (rep.get('behaviour') or {}).get('changed') or {}
+	for name in case.get('behaviour_changed_in', []):
+		if name not in moved:
+			bad.append('behaviour of %s not reported changed (got %s)'
+				   % (name, sorted(moved)))
+	if 'patch_level' in case and \
+	   rep['patches'][0].get('level') != case['patch_level']:
+		bad.append('patch level %r, expected %r' % (
+			rep['patches'][0].get('level'), case['patch_level']))
+	for name, test in case.get('regression_cases', {}).items():
+		cases = ((got.get(name) or {}).get('cases') or {}).get(
+			'regressions', [])
+		if not any(test in c['test'] for c in cases):
+			bad.append('%s: no regression of CUnit test %s at a seed '
+				   '(got %s)' % (name, test, cases))
+	for name, status in case.get('replayed', {}).items():
+		reps = (got.get(name) or {}).get('replays') or []
+		if not reps or not reps[0]['status'].startswith(status):
+			bad.append('%s: replay %r, expected %r' % (
+				name, reps[0]['status'] if reps else None, status))
+	for name in case.get('hang', []):
+		if not (got.get(name) or {}).get('hang'):
+			bad.append('%s not reported as a hang over budget' % name)
 	return bad
 
 
@@ -149,7 +188,7 @@ def main():
 		if os.path.exists(rep_path):
 			with open(rep_path) as f:
 				rep = json.load(f)
-		bad = check(case, r.returncode, first, rep)
+		bad = check(case, r.returncode, first, rep, secs)
 		print('%s: %s (exit %d, %.0f s)%s' % (
 			case['name'], 'FAIL' if bad else 'ok', r.returncode, secs,
 			''.join('\n  ' + b for b in bad)), flush=True)

@@ -1,0 +1,132 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""kshim prevalidate's -p level of a patch (scripts/prevalidate/plevel.py):
+found from its file names, rewritten to the -p1 form; and the times of
+the patched tree's files when it is copied again for the next patch set
+(scripts/build/tree.py keep_times). No build needed."""
+
+import os
+import sys
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(os.path.dirname(HERE)))
+from scripts.build import tree  # noqa: E402
+from scripts.prevalidate import plevel  # noqa: E402
+
+P0 = '''A comment.
+
+--- fs/xfs/xfs_log.c\t2024-01-01
++++ fs/xfs/xfs_log.c\t2024-01-02
+@@ -1,2 +1,2 @@
+--- a line that looks like a header
++++ another one
+'''
+
+
+class TestLevel(unittest.TestCase):
+	def test_levels_by_name(self):
+		def d(paths):
+			return plevel.detect(paths, paths)
+		self.assertEqual(d(['a/fs/x.c', 'b/fs/x.c']), 1)
+		self.assertEqual(d(['fs/x.c']), 0)
+		self.assertEqual(d(['linux/a/mm/x.c']), 2)
+		# Both fit -p0 and -p1 (a dir named mm under fs/?): -p1.
+		self.assertEqual(d(['fs/mm/x.c']), 1)
+		self.assertIsNone(d(['drivers/x.c', 'a/b.c']))
+
+	def test_levels_in_the_tree(self):
+		with tempfile.TemporaryDirectory() as tree:
+			os.makedirs(os.path.join(tree, 'fs/mm'))
+			os.makedirs(os.path.join(tree, 'block'))
+			open(os.path.join(tree, 'fs/mm/x.c'), 'w').close()
+			open(os.path.join(tree, 'block/y.c'), 'w').close()
+			self.assertEqual(plevel.detect(['fs/mm/x.c'],
+						       ['fs/mm/x.c'], tree), 0)
+			# block/ fits by name at -p2, but not loop.c.
+			self.assertIsNone(plevel.detect(
+				['x/drivers/block/loop.c'],
+				['x/drivers/block/loop.c'], tree))
+			# A new file need not exist.
+			self.assertEqual(plevel.detect(
+				['a/block/y.c'], ['a/block/y.c', 'b/block/new.c'],
+				tree), 1)
+
+	def test_p0_is_rewritten_and_hunk_bodies_are_left_alone(self):
+		with tempfile.TemporaryDirectory() as d:
+			src = os.path.join(d, 'x.patch')
+			with open(src, 'w') as f:
+				f.write(P0)
+			out, level = plevel.normalise(src, d, 1)
+			self.assertEqual(level, 0)
+			with open(out) as f:
+				text = f.read()
+		self.assertIn('--- a/fs/xfs/xfs_log.c\t2024-01-01\n', text)
+		self.assertIn('+++ b/fs/xfs/xfs_log.c\t2024-01-02\n', text)
+		self.assertIn('\n--- a line that looks like a header\n', text)
+		self.assertIn('\n+++ another one\n', text)
+
+	def test_p1_is_used_as_it_is(self):
+		with tempfile.TemporaryDirectory() as d:
+			src = os.path.join(d, 'x.patch')
+			with open(src, 'w') as f:
+				f.write(P0.replace('--- fs', '--- a/fs').replace(
+					'+++ fs', '+++ b/fs'))
+			self.assertEqual(plevel.normalise(src, d, 1), (src, 1))
+
+	def test_no_level_fits_names_the_levels(self):
+		with tempfile.TemporaryDirectory() as d:
+			src = os.path.join(d, 'x.patch')
+			with open(src, 'w') as f:
+				f.write('--- x/drivers/y.c\n+++ x/drivers/y.c\n'
+					'@@ -1 +1 @@\n-a\n+b\n')
+			with self.assertRaises(ValueError) as e:
+				plevel.normalise(src, d, 1)
+		self.assertIn('-p level from 0 to', str(e.exception))
+
+
+
+class TestKeepTimes(unittest.TestCase):
+	"""The copy for the next patch set: the source's times (cp -a), the
+	last patched tree next to it."""
+
+	def tree(self, d, name, text, t):
+		p = os.path.join(d, name)
+		os.makedirs(os.path.dirname(p), exist_ok=True)
+		with open(p, 'w') as f:
+			f.write(text)
+		os.utime(p, (t, t))
+		return p
+
+	def test_reverted_file_is_newer_and_rerun_keeps_it(self):
+		with tempfile.TemporaryDirectory() as d:
+			old, new = os.path.join(d, 'old'), os.path.join(d, 'new')
+			# The last set patched mm/a.c (time 500); b.c untouched.
+			self.tree(old, 'mm/a.c', 'patched', 500)
+			self.tree(old, 'mm/b.c', 'same', 100)
+			a = self.tree(new, 'mm/a.c', 'original', 100)
+			b = self.tree(new, 'mm/b.c', 'same', 100)
+			tree.keep_times(new, old)
+			# Reverted: newer than anything built from the patch.
+			self.assertGreater(os.stat(a).st_mtime, 500)
+			self.assertEqual(os.stat(b).st_mtime, 100)
+			t = os.stat(a).st_mtime_ns
+			# The same set copied again (meson's regeneration): the
+			# reverted file keeps the time the first copy gave it.
+			again = os.path.join(d, 'again')
+			a2 = self.tree(again, 'mm/a.c', 'original', 100)
+			tree.keep_times(again, new)
+			self.assertEqual(os.stat(a2).st_mtime_ns, t)
+
+	def test_same_patch_again_keeps_its_time(self):
+		with tempfile.TemporaryDirectory() as d:
+			old, new = os.path.join(d, 'old'), os.path.join(d, 'new')
+			self.tree(old, 'fs/x.c', 'patched', 500)
+			x = self.tree(new, 'fs/x.c', 'patched', 900)
+			tree.keep_times(new, old)
+			self.assertEqual(os.stat(x).st_mtime, 500)
+
+
+if __name__ == '__main__':
+	unittest.main()
