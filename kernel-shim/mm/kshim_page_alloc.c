@@ -297,6 +297,30 @@ unsigned long alloc_pages_bulk_noprof(gfp_t gfp, int preferred_nid,
 
 	if (page_list || !page_array)
 		kshim_unimplemented("alloc_pages_bulk_noprof (onto a list)");
+	/*
+	 * An empty array of several pages (a multi-page XFS buffer) gets one
+	 * run of consecutive pages, split, as a buddy allocator with free
+	 * memory often gives: vm_map_ram() here maps consecutive pages only.
+	 * Without this, tasks allocating at once in the parallel backend
+	 * interleave their single pages. If no run is free, single pages.
+	 */
+	if (nr_pages > 1 && !memchr_inv(page_array, 0,
+					nr_pages * sizeof(*page_array))) {
+		unsigned int order = order_base_2(nr_pages);
+		struct page *run = alloc_pages_at(gfp | __GFP_NOWARN, order,
+						  _RET_IP_);
+
+		if (run) {
+			split_page(run, order);
+			for (i = 0; i < (1 << order); i++) {
+				if (i < nr_pages)
+					page_array[i] = run + i;
+				else
+					__free_pages(run + i, 0);
+			}
+			return nr_pages;
+		}
+	}
 	for (i = 0; i < nr_pages; i++) {
 		if (!page_array[i]) {
 			page_array[i] = alloc_pages_at(gfp, 0, _RET_IP_);
