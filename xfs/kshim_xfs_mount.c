@@ -195,6 +195,11 @@ struct super_block *kshim_xfs_sb(struct kshim_xfs *x)
 	return x->sb;
 }
 
+struct kshim_bdev *kshim_xfs_data_bdev(struct kshim_xfs *x)
+{
+	return x->data;
+}
+
 void kshim_xfs_unmount(struct kshim_xfs *x)
 {
 	if (kshim_mount_destroy(x->mnt))

@@ -116,13 +116,26 @@ struct fsstress {
 
 /* ---- failures -------------------------------------------------------- */
 
+/* The power is going (fsstress_power_going()) or the filesystem has shut
+ * down (cfg.shut_down): results are no longer checked, and stay so. */
+static bool results_unknown(struct fsstress *fs)
+{
+	if (READ_ONCE(fs->crashing))
+		return true;
+	if (fs->cfg.shut_down && fs->sb && fs->cfg.shut_down(fs->sb)) {
+		WRITE_ONCE(fs->crashing, true);
+		return true;
+	}
+	return false;
+}
+
 static __printf(2, 3) void fail(struct task_model *t, const char *fmt, ...)
 {
 	struct fsstress *fs = t->fs;
 	char msg[256];
 	va_list ap;
 
-	if (t->quiet || READ_ONCE(fs->crashing)) {
+	if (t->quiet || results_unknown(fs)) {
 		t->mismatches++;
 		return;
 	}
@@ -141,9 +154,10 @@ static __printf(2, 3) void fail(struct task_model *t, const char *fmt, ...)
 static bool expect(struct task_model *t, enum fsstress_op op, long got,
 		   long want, const char *what)
 {
-	/* Once the power is going, what the kernel says is not checked:
-	 * the operation is taken as the model predicts it. */
-	if (READ_ONCE(t->fs->crashing))
+	/* Once the power is going or the filesystem shut down, what the
+	 * kernel says is not checked: the operation is taken as the model
+	 * predicts it, and the task stops after it. */
+	if (results_unknown(t->fs))
 		got = want;
 	t->st.checks++;
 	if (got < 0 && -got < (long)ARRAY_SIZE(t->st.errnos))

@@ -47,6 +47,10 @@ struct fsstress_config {
 	/* What rename() over a non-empty directory returns: POSIX allows
 	 * -EEXIST or -ENOTEMPTY (0: -ENOTEMPTY; XFS returns -EEXIST). */
 	int rename_notempty;
+	/* Whether the filesystem has shut down (XFS: xfs_is_shutdown()):
+	 * from then on results are unknown, as after fsstress_power_going(),
+	 * and the tasks stop. NULL: never asked. */
+	bool (*shut_down)(struct super_block *sb);
 	/* Keep the model's state after every operation, for
 	 * fsstress_check_recovered() after a crash. */
 	bool history;

@@ -22,6 +22,19 @@
 #define TASKS	4
 #define OPS	150
 
+/*
+ * With logged xattrs, recovery replays an attribute intent by running
+ * its state machine again from the start (xfs_attr_recover_work() ->
+ * xfs_attr_set_iter()); a removal that had already marked its entry
+ * INCOMPLETE before the crash marks it again, and xfs_attr3_leaf_setflag()
+ * asserts that it was not (fs/xfs/libxfs/xfs_attr_leaf.c). Seen in the
+ * parallel backend; larp is EXPERIMENTAL in 6.12. A finding still to be
+ * written up with a deterministic reproducer (docs/xfs.md, "Findings");
+ * until then printed and counted here, not failed on.
+ */
+static const char larp_replay_assert[] =
+	"Assertion failed: (entry->flags & XFS_ATTR_INCOMPLETE) == 0";
+
 static int force_log(struct super_block *sb)
 {
 	return xfs_log_force(XFS_M(sb), XFS_LOG_SYNC);
@@ -56,6 +69,7 @@ static void crash_in_the_middle(enum kshim_crash_mode mode, unsigned int sector)
 	unsigned int i;
 
 	kshim_test_known_warn("Assertion failed: new_size <= XFS_ISIZE(ip)");
+	kshim_test_known_warn(larp_replay_assert);
 	/*
 	 * Logged xattrs (the larp knob, /sys/fs/xfs/debug/larp): an xattr
 	 * change is an intent recovery finishes. Without them XFS does not
@@ -100,6 +114,97 @@ static void crash_in_the_middle(enum kshim_crash_mode mode, unsigned int sector)
 	xfs_globals.larp = false;
 }
 
+static bool shut_down(struct super_block *sb)
+{
+	return xfs_is_shutdown(XFS_M(sb));
+}
+
+enum shutdown_kind { SHUTDOWN_FORCED, SHUTDOWN_WRITE_ERROR };
+
+/*
+ * A shutdown in the middle of the run, the power still on: forced
+ * (xfs_force_shutdown(), as a corruption found in memory does) at a
+ * seeded point, or a write failing with EIO at a seeded write (a log
+ * write shuts the log down; a metadata write is retried, and the run may
+ * go on to its end). Tasks in their operations, inodegc, reclaim
+ * (dropping the caches) and the AIL all busy. Nothing may hang, the
+ * unmount of the shut-down filesystem must complete, and after recovery
+ * the trees and xfs_repair -n are checked as after a crash.
+ */
+static void shutdown_in_the_middle(enum shutdown_kind kind)
+{
+	struct xfs_fixture fx = { .dev = &dev_ssd };
+	u64 rng = kshim_seed() + 100 + kind;
+	struct fsstress_config cfg = {
+		.seed = kshim_seed() + 100 + kind,
+		.tasks = TASKS,
+		.ops = OPS,
+		.log_force = force_log,
+		.rename_notempty = -EEXIST,
+		.history = true,
+		.shut_down = shut_down,
+	};
+	unsigned long at = TASKS * OPS / 4 +
+			   kshim_random(&rng) % (TASKS * OPS / 2);
+	struct fsstress *fs = fsstress_new(&cfg);
+	struct kshim_fault fault = {
+		.ops = KSHIM_FAULT_WRITE,
+		.nth = 5 + kshim_random(&rng) % 60,
+		.status = BLK_STS_IOERR,
+		.times = 1,
+	};
+	int id = -1;
+	bool was_shut_down;
+	unsigned int i;
+
+	kshim_test_known_warn("Assertion failed: new_size <= XFS_ISIZE(ip)");
+	kshim_test_known_warn(larp_replay_assert);
+	xfs_globals.larp = true;
+	xfs_fixture_mount_new(&fx);
+	if (kind == SHUTDOWN_WRITE_ERROR) {
+		id = kshim_bdev_add_fault(kshim_xfs_data_bdev(fx.x), &fault);
+		KSHIM_ASSERT_FATAL(id >= 0);
+	}
+	fsstress_start(fs, kshim_xfs_sb(fx.x));
+	if (kind == SHUTDOWN_FORCED) {
+		while (fsstress_done(fs) < at)
+			msleep(1);
+		xfs_force_shutdown(fx.mp, SHUTDOWN_META_IO_ERROR);
+	}
+	fsstress_join(fs);
+	was_shut_down = xfs_is_shutdown(fx.mp);
+	if (id >= 0)
+		kshim_info("write fault at write %lu: %lu hit(s); shut down: %d\n",
+			   fault.nth,
+			   kshim_bdev_fault_hits(kshim_xfs_data_bdev(fx.x), id),
+			   was_shut_down);
+	xfs_fixture_unmount(&fx);
+	KSHIM_ASSERT_EQ_FATAL(xfs_fixture_remount(&fx), 0);
+	fsstress_check_recovered(fs, kshim_xfs_sb(fx.x));
+	for (i = 0; i < TASKS; i++)
+		kshim_info("shutdown %d: task %u recovered to operation %ld "
+			   "(forced %lu, in flight %lu)\n", kind, i,
+			   fsstress_recovered_at(fs, i), fsstress_durable(fs, i),
+			   fsstress_last(fs, i));
+	KSHIM_ASSERT_EQ(fsstress_failures(fs), 0);
+	if (fsstress_failures(fs))
+		kshim_info("first: %s\n", fsstress_first_failure(fs));
+	xfs_fixture_unmount(&fx);
+	xfs_fixture_remove(&fx);
+	fsstress_free(fs);
+	xfs_globals.larp = false;
+}
+
+static void test_forced_shutdown_in_the_middle(void)
+{
+	shutdown_in_the_middle(SHUTDOWN_FORCED);
+}
+
+static void test_write_error_in_the_middle(void)
+{
+	shutdown_in_the_middle(SHUTDOWN_WRITE_ERROR);
+}
+
 static void test_crash_dropping_the_cache(void)
 {
 	crash_in_the_middle(KSHIM_CRASH_DROP_ALL, 512);
@@ -125,6 +230,8 @@ static const struct kshim_test tests[] = {
 	KSHIM_TEST(test_crash_keeping_some_of_the_cache),
 	KSHIM_TEST(test_crash_tearing_writes_on_4k_sectors),
 	KSHIM_TEST(test_crash_tearing_writes_on_512_byte_sectors),
+	KSHIM_TEST(test_forced_shutdown_in_the_middle),
+	KSHIM_TEST(test_write_error_in_the_middle),
 	{ }
 };
 

@@ -32,6 +32,8 @@ struct xfs_mount *kshim_xfs_mp(struct kshim_xfs *x);
 /* The mounted filesystem's super_block: kshim/vfs.h's operations start
  * at kshim_vfs_root() of it. */
 struct super_block *kshim_xfs_sb(struct kshim_xfs *x);
+/* The data device, for fault injection (kshim/bdev.h). */
+struct kshim_bdev *kshim_xfs_data_bdev(struct kshim_xfs *x);
 /* The real unmount (deactivate_super(): xfs_unmountfs() forces the log,
  * empties the AIL, reclaims the inodes, writes the unmount record), then
  * the devices closed cleanly. */
