@@ -13,7 +13,10 @@ The operation names and their default weights are tests/support/
 fsstress.c's (read from there, so this list cannot drift from it).
 
 usage: ./kshim fsstress [--seed N] [--tasks N] [--ops N] [--mix SPEC]
-                        [--backend det|parallel] [--builddir DIR]
+                        [--geometry G] [--backend det|parallel]
+                        [--builddir DIR]
+  --geometry: defaults (mkfs.xfs's), rmapbt, 1k_blocks, 4k_sectors,
+              smallest_log, external_log, or all
   --mix "create=20,unlink=0"   change weights of the default mix
   --mix "only:create=1,lookup=1"   only these operations
 """
@@ -27,6 +30,9 @@ from scripts import REPO, ArgumentParser, Error, user_path
 
 SOURCE = os.path.join(REPO, 'tests', 'support', 'fsstress.c')
 BINARY = os.path.join('tests', 'test_xfs_fsstress')
+# test_xfs_fsstress.c's tests, one per geometry: test_fsstress_NAME.
+GEOMETRIES = ['defaults', 'rmapbt', '1k_blocks', '4k_sectors',
+	      'smallest_log', 'external_log']
 
 
 def default_mix():
@@ -83,6 +89,9 @@ def main(argv=None):
 	ap.add_argument('--mix', default='')
 	ap.add_argument('--backend', choices=['det', 'parallel'],
 			default='det')
+	ap.add_argument('--geometry', choices=GEOMETRIES + ['all'],
+			default='defaults',
+			help='the filesystem made (test_fsstress_G)')
 	ap.add_argument('--builddir', default='build')
 	args = ap.parse_args(argv)
 
@@ -110,12 +119,18 @@ def main(argv=None):
 		env['KSHIM_BACKEND'] = 'det'
 	else:
 		env.pop('KSHIM_BACKEND', None)
-	replay = './kshim fsstress --seed %d --tasks %d --ops %d%s --backend %s' % (
-		seed, args.tasks, args.ops,
-		" --mix '%s'" % args.mix if args.mix else '', args.backend)
-	print('kshim fsstress: seed %d, %d task(s) x %d operations, %s backend'
-	      % (seed, args.tasks, args.ops, args.backend), flush=True)
-	proc = subprocess.Popen([os.path.join(builddir, BINARY)], env=env,
+	replay = ('./kshim fsstress --seed %d --tasks %d --ops %d%s '
+		  '--geometry %s --backend %s' % (
+			  seed, args.tasks, args.ops,
+			  " --mix '%s'" % args.mix if args.mix else '',
+			  args.geometry, args.backend))
+	print('kshim fsstress: seed %d, %d task(s) x %d operations, %s, %s '
+	      'backend' % (seed, args.tasks, args.ops, args.geometry,
+			   args.backend), flush=True)
+	cmd = [os.path.join(builddir, BINARY)]
+	if args.geometry != 'all':
+		cmd += ['-t', 'test_fsstress_' + args.geometry]
+	proc = subprocess.Popen(cmd, env=env,
 				stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
 				text=True)
 	keep = re.compile(r'^(fsstress|kshim: (FATAL|known|task)|.*assertion '
