@@ -31,6 +31,9 @@ VALGRIND_STATUS = 99
 # indented) and its indented stacks, up to a blank "==PID==" line.
 LINE_RE = re.compile(r'^==\d+==( ?)(.*)$')
 RESULT_RE = re.compile(r'KSHIM-RESULT tests=\d+ passed=\d+ failed=(\d+)')
+# A det sweep (NAME_det) exits 1 when a seed fails and replays that seed:
+# its status is the seed's, and its own result line the replay's.
+SWEEP_RE = re.compile(r'seed sweep: seed \d+ of \d+ fails \(exit (\d+)\)')
 
 
 def errors(text):
@@ -61,16 +64,28 @@ def site(err):
 	return tuple(out)
 
 
-def all_known(found, origin):
-	"""Every error in FOUND names ORIGIN (the allocation --track-origins
-	gives), or, where valgrind could not tell the origin, was seen at the
-	same place as one that names it."""
-	named = [e for e in found if origin in '\n'.join(e)]
+def all_known(found, origins):
+	"""Every error in FOUND names one of ORIGINS (the allocation or the
+	function --track-origins gives), or, where valgrind could not tell
+	the origin, was seen at the same place as one that names one."""
+	named = [e for e in found if any(o in '\n'.join(e) for o in origins)]
 	sites = {site(e) for e in named}
-	return named and all(e in named or (site(e) in sites and
-					    not any('was created by' in l
-						    for l in e))
-			     for e in found)
+	return bool(named) and all(e in named or (site(e) in sites and
+						  not any('was created by' in l
+							  for l in e))
+				   for e in found)
+
+
+def status_and_result(entry, text):
+	"""The test's exit status and its own failed count (None: no result
+	line), a det sweep's read from the seed it replayed."""
+	status = entry.get('returncode')
+	own = RESULT_RE.findall(text)
+	sweep = SWEEP_RE.search(text)
+	if sweep and status == 1:
+		return int(sweep.group(1)), (int(own[-2]) if len(own) > 1
+					     else None)
+	return status, int(own[-1]) if own else None
 
 
 def test_name(entry):
@@ -85,19 +100,20 @@ def classify(entries, known):
 			continue
 		name = test_name(e)
 		text = (e.get('stdout') or '') + (e.get('stderr') or '')
-		own = RESULT_RE.findall(text)
-		if e.get('returncode') != VALGRIND_STATUS or \
-		   (own and int(own[-1]) != 0):
+		status, failed = status_and_result(e, text)
+		if status != VALGRIND_STATUS or (failed is not None and failed):
 			bad.append((name, 'failed on its own checks, or not '
 				    'with valgrind\'s status'))
 			continue
 		found = errors(text)
-		match = [k for k in known if name in k['tests'] and found and
-			 all_known(found, k['every_error_names'])]
-		if match:
-			ok.append((name, '%d valgrind error(s), all %s (%s)' % (
-				len(found), match[0]['every_error_names'],
-				match[0]['finding'])))
+		match = [k for k in known if name in k['tests']]
+		if found and match and all_known(
+				found, [k['every_error_names'] for k in match]):
+			ok.append((name, '%d valgrind error(s), all of %s' % (
+				len(found), '; '.join(
+					'%s (%s)' % (k['every_error_names'],
+						     k['finding'])
+					for k in match))))
 		else:
 			bad.append((name, '%d valgrind error(s), not all of a '
 				    'known finding' % len(found)))

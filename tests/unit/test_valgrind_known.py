@@ -77,6 +77,26 @@ class Classify(unittest.TestCase):
 	def test_another_exit_status_fails(self):
 		self.assertEqual(self.verdict(entry(NAMED, rc=1)), 'failed')
 
+	def test_a_det_sweep_replaying_a_valgrind_failure_is_known(self):
+		out = ('kshim: seed sweep: seed 3 of 4 fails (exit 99); '
+		       'replaying it:\n' + PASSED +
+		       'KSHIM-RESULT tests=3 passed=2 failed=1 skipped=0\n')
+		self.assertEqual(self.verdict(entry(NAMED, rc=1, out=out)),
+				 'known')
+
+	def test_a_det_sweep_failing_its_own_checks_fails(self):
+		out = ('kshim: seed sweep: seed 3 of 4 fails (exit 99); '
+		       'replaying it:\n' + FAILED +
+		       'KSHIM-RESULT tests=3 passed=2 failed=1 skipped=0\n')
+		self.assertEqual(self.verdict(entry(NAMED, rc=1, out=out)),
+				 'failed')
+
+	def test_two_findings_listed_for_one_test(self):
+		known = KNOWN + [{'finding': 'g', 'tests': ['scenario_x'],
+				  'every_error_names': 'xfs_buf_alloc'}]
+		ok, bad = vk.classify([entry(NAMED + OTHER_ORIGIN)], known)
+		self.assertTrue(ok and not bad)
+
 	def test_passed_tests_are_not_listed(self):
 		e = dict(entry(''), result='OK', returncode=0)
 		self.assertEqual(vk.classify([e], KNOWN), ([], []))

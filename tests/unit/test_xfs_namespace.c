@@ -299,6 +299,7 @@ static bool collect(void *arg, const char *name, int len, u64 ino,
 		    unsigned int d_type)
 {
 	struct listing *l = arg;
+	char buf[16];
 	int i;
 
 	l->n++;
@@ -306,8 +307,13 @@ static bool collect(void *arg, const char *name, int len, u64 ino,
 		l->saw_dot = true;
 	else if (len == 2 && !memcmp(name, "..", 2))
 		l->saw_dotdot = true;
-	else if (sscanf(name, "n%d", &i) == 1 && i >= 0 && i < 256)
-		__set_bit(i, l->seen);
+	else if (len < (int)sizeof(buf)) {
+		/* A name in a directory block: len bytes, no NUL after them. */
+		memcpy(buf, name, len);
+		buf[len] = '\0';
+		if (sscanf(buf, "n%d", &i) == 1 && i >= 0 && i < 256)
+			__set_bit(i, l->seen);
+	}
 	return true;
 }
 
