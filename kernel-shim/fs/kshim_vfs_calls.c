@@ -44,6 +44,15 @@ static int call_end(int ret)
 	return ret;
 }
 
+/* The vfs_*() calls hand back an inode whose lease must be broken
+ * before a retry (break_deleg_wait()); kshim never sets a lease. */
+static void no_delegation(const char *fn, struct inode *delegated)
+{
+	if (delegated)
+		kshim_fatal("%s: a delegation to break (no lease is ever set)",
+			    fn);
+}
+
 struct dentry *kshim_vfs_root(struct super_block *sb)
 {
 	return dget(kshim_mount_of(sb)->mnt_root);
@@ -188,9 +197,7 @@ int kshim_vfs_link(struct dentry *old, struct dentry *newdir,
 	dput(d);
 unlock:
 	inode_unlock(dinode);
-	if (delegated)
-		kshim_fatal("%s: a delegation to break (no lease is ever set)",
-			    __func__);
+	no_delegation(__func__, delegated);
 	return call_end(err);
 }
 
@@ -223,9 +230,7 @@ int kshim_vfs_unlink(struct dentry *dir, const char *name)
 	inode_unlock(dinode);
 	if (inode)
 		iput(inode);
-	if (delegated)
-		kshim_fatal("%s: a delegation to break (no lease is ever set)",
-			    __func__);
+	no_delegation(__func__, delegated);
 	return call_end(err);
 }
 
@@ -316,9 +321,7 @@ put_old:
 	dput(old);
 unlock:
 	unlock_rename(newdir, olddir);
-	if (delegated)
-		kshim_fatal("%s: a delegation to break (no lease is ever set)",
-			    __func__);
+	no_delegation(__func__, delegated);
 	return call_end(err);
 }
 
@@ -363,9 +366,7 @@ static int setattr(struct dentry *dentry, struct iattr *attr)
 	inode_lock(inode);
 	err = notify_change(&nop_mnt_idmap, dentry, attr, &delegated);
 	inode_unlock(inode);
-	if (delegated)
-		kshim_fatal("%s: a delegation to break (no lease is ever set)",
-			    __func__);
+	no_delegation(__func__, delegated);
 	return call_end(err);
 }
 
