@@ -29,7 +29,6 @@
  * seeds (tests/meson.build) until repair complains with these words.
  */
 #include <linux/fs.h>
-#include <linux/delay.h>
 #include <kshim/ktest.h>
 #include <kshim/runtime.h>
 #include <kshim/vfs.h>
@@ -47,6 +46,7 @@ static int force_log(struct super_block *sb)
 static void test_crash_in_xattr_changes_without_larp(void)
 {
 	struct xfs_fixture fx = { .dev = &dev_ssd_reordering };
+	struct xfs_power_cut pc = { .f = &fx, .mode = KSHIM_CRASH_KEEP_RANDOM };
 	u64 rng = kshim_seed();
 	struct fsstress_config cfg = {
 		.seed = kshim_seed(),
@@ -55,9 +55,12 @@ static void test_crash_in_xattr_changes_without_larp(void)
 		.log_force = force_log,
 		.rename_notempty = -EEXIST,
 		.history = true,
+		/* The power cut a quarter to three quarters of the way. */
+		.crash_after = TASKS * OPS / 4 +
+			       kshim_random(&rng) % (TASKS * OPS / 2),
+		.crash = xfs_fixture_cut_the_power,
+		.crash_arg = &pc,
 	};
-	unsigned long at = TASKS * OPS / 4 +
-			   kshim_random(&rng) % (TASKS * OPS / 2);
 	struct fsstress *fs;
 	char err[128];
 
@@ -68,11 +71,9 @@ static void test_crash_in_xattr_changes_without_larp(void)
 	kshim_test_known_warn("Assertion failed: new_size <= XFS_ISIZE(ip)");
 	xfs_fixture_mount_new(&fx);
 	fsstress_start(fs, kshim_xfs_sb(fx.x));
-	while (fsstress_done(fs) < at)
-		msleep(1);
-	fsstress_power_going(fs);
-	KSHIM_ASSERT_EQ(xfs_fixture_power_cut(&fx, KSHIM_CRASH_KEEP_RANDOM), 0);
 	fsstress_join(fs);
+	KSHIM_ASSERT_FATAL(fsstress_crashed(fs));
+	KSHIM_ASSERT_EQ(pc.err, 0);
 	xfs_fixture_unmount(&fx);
 	KSHIM_ASSERT_EQ_FATAL(xfs_fixture_remount(&fx), 0);
 	fsstress_check_recovered(fs, kshim_xfs_sb(fx.x));

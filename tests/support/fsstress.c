@@ -103,6 +103,8 @@ struct task_model {
 struct fsstress {
 	struct fsstress_config cfg;
 	bool crashing;			/* the power goes: results unknown */
+	atomic_long_t completed;	/* operations, all tasks (crash point) */
+	bool crashed;			/* cfg.crash was called */
 	u64 start_ns;
 	long *recovered_at;		/* per task, fsstress_check_recovered() */
 	unsigned int weights[FSS_NR_OPS];
@@ -116,7 +118,7 @@ struct fsstress {
 
 /* ---- failures -------------------------------------------------------- */
 
-/* The power is going (fsstress_power_going()) or the filesystem has shut
+/* The power is going (the crash point) or the filesystem has shut
  * down (cfg.shut_down): results are no longer checked, and stay so. */
 static bool results_unknown(struct fsstress *fs)
 {
@@ -954,8 +956,15 @@ static void step(struct task_model *t)
 	kfree(before);
 	remember(t, t->done + 1);
 	t->last = t->done + 1;
-	if (!READ_ONCE(fs->crashing))
-		WRITE_ONCE(t->done, t->done + 1);
+	if (READ_ONCE(fs->crashing))
+		return;
+	WRITE_ONCE(t->done, t->done + 1);
+	if (fs->cfg.crash_after &&
+	    atomic_long_inc_return(&fs->completed) == fs->cfg.crash_after) {
+		WRITE_ONCE(fs->crashing, true);
+		fs->cfg.crash(fs->cfg.crash_arg);
+		WRITE_ONCE(fs->crashed, true);
+	}
 }
 
 static void task_fn(void *arg)
@@ -1034,6 +1043,8 @@ struct fsstress *fsstress_new(const struct fsstress_config *cfg)
 	if (!cfg->tasks || cfg->tasks > FSS_MAX_TASKS)
 		kshim_fatal("fsstress: %u tasks (1..%d)", cfg->tasks,
 			    FSS_MAX_TASKS);
+	if (cfg->crash_after && (!cfg->history || !cfg->crash))
+		kshim_fatal("fsstress: a crash point needs cfg.history and cfg.crash");
 	fs->cfg = *cfg;
 	memcpy(fs->weights, cfg->weights, sizeof(fs->weights));
 	for (op = 0; op < FSS_NR_OPS; op++)
@@ -1080,19 +1091,10 @@ void fsstress_start(struct fsstress *fs, struct super_block *sb)
 						"fsstress", -1);
 }
 
-unsigned long fsstress_done(struct fsstress *fs)
+/* Whether cfg.crash was called (the crash point was reached). */
+bool fsstress_crashed(struct fsstress *fs)
 {
-	unsigned long n = 0;
-	unsigned int i;
-
-	for (i = 0; i < fs->cfg.tasks; i++)
-		n += READ_ONCE(fs->tm[i].done);
-	return n;
-}
-
-void fsstress_power_going(struct fsstress *fs)
-{
-	WRITE_ONCE(fs->crashing, true);
+	return READ_ONCE(fs->crashed);
 }
 
 void fsstress_join(struct fsstress *fs)

@@ -48,7 +48,7 @@ struct fsstress_config {
 	 * -EEXIST or -ENOTEMPTY (0: -ENOTEMPTY; XFS returns -EEXIST). */
 	int rename_notempty;
 	/* Whether the filesystem has shut down (XFS: xfs_is_shutdown()):
-	 * from then on results are unknown, as after fsstress_power_going(),
+	 * from then on results are unknown, as after the crash point,
 	 * and the tasks stop. NULL: never asked. */
 	bool (*shut_down)(struct super_block *sb);
 	/* Keep the model's state after every operation, for
@@ -56,6 +56,17 @@ struct fsstress_config {
 	bool history;
 	/* Print progress every this many operations of task 0 (0: never). */
 	unsigned long progress;
+	/*
+	 * The crash point: when the operations completed by all tasks
+	 * reach crash_after, the task that completed the last one marks
+	 * results unknown and calls crash(crash_arg), which cuts the power
+	 * or shuts the filesystem down; the others go on into it. Exact,
+	 * where a test polling the count is not: in the deterministic
+	 * backend one msleep() lets hundreds of operations by. 0: none.
+	 */
+	unsigned long crash_after;
+	void (*crash)(void *arg);
+	void *crash_arg;
 };
 
 #define FSS_MAX_TASKS	1024
@@ -84,18 +95,16 @@ void fsstress_run(struct fsstress *fs, struct super_block *sb);
 void fsstress_check(struct fsstress *fs, struct super_block *sb);
 
 /*
- * A crash in the middle (cfg.history set):
- *	fsstress_start(fs, sb);
- *	wait until fsstress_done(fs) reaches the crash point;
- *	fsstress_power_going(fs);	// results from here on are unknown
- *	cut the power (xfs_fixture_power_cut()), fsstress_join(fs), unmount;
+ * A crash in the middle (cfg.history set, cfg.crash_after and cfg.crash
+ * the crash point and the power cut, xfs_fixture_power_cut()):
+ *	fsstress_start(fs, sb); fsstress_join(fs);
+ *	fsstress_crashed(fs) says the crash happened; unmount;
  *	remount (recovery), fsstress_check_recovered(fs, sb);
  * Each task's tree must then be its model after some operation between
  * the last a completed log force or sync covered and the one in flight.
  */
 void fsstress_start(struct fsstress *fs, struct super_block *sb);
-unsigned long fsstress_done(struct fsstress *fs);
-void fsstress_power_going(struct fsstress *fs);
+bool fsstress_crashed(struct fsstress *fs);
 void fsstress_join(struct fsstress *fs);
 void fsstress_check_recovered(struct fsstress *fs, struct super_block *sb);
 long fsstress_recovered_at(struct fsstress *fs, unsigned int task);

@@ -4,6 +4,7 @@
 #include <linux/string.h>
 #include "xfs_fixture.h"
 #include "xfs_buf_item.h"
+#include "xfs_trans_priv.h"
 #include <kshim/ktest.h>
 #include <kshim/runtime.h>
 
@@ -179,6 +180,15 @@ int xfs_fixture_power_cut(struct xfs_fixture *f, enum kshim_crash_mode mode)
 	KSHIM_ASSERT_FATAL(f->x != NULL);
 	memset(&f->crashed, 0, sizeof(f->crashed));
 	return kshim_xfs_power_cut(f->x, mode, &f->crashed);
+}
+
+void xfs_fixture_cut_the_power(void *arg)
+{
+	struct xfs_power_cut *pc = arg;
+
+	if (pc->write_back_first)
+		xfs_ail_push_all_sync(pc->f->mp->m_ail);
+	pc->err = xfs_fixture_power_cut(pc->f, pc->mode);
 }
 
 /* The commit that last wrote BLOCK among commits 1..UPTO; 0 if none. */

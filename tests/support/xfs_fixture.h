@@ -262,6 +262,33 @@ int xfs_fixture_crash(struct xfs_fixture *f, enum kshim_crash_mode mode);
 int xfs_fixture_power_cut(struct xfs_fixture *f, enum kshim_crash_mode mode);
 
 /**
+ * struct xfs_power_cut - a power cut another task makes
+ * @f: the fixture, mounted
+ * @mode: as for xfs_fixture_crash()
+ * @write_back_first: push the AIL and wait until it is empty first
+ *	(xfs_ail_push_all_sync()): the logged metadata is then written to
+ *	its place and sits in the device's volatile cache, for @mode to
+ *	drop, keep or tear. A short run hardly writes anything but the log
+ *	otherwise (xfsaild's timers seldom fire in it).
+ * @err: what xfs_fixture_power_cut() returned
+ */
+struct xfs_power_cut {
+	struct xfs_fixture *f;
+	enum kshim_crash_mode mode;
+	bool write_back_first;
+	int err;
+};
+
+/**
+ * xfs_fixture_cut_the_power() - xfs_fixture_power_cut(), as a callback
+ * @arg: a struct xfs_power_cut
+ *
+ * For a workload's crash point (support/fsstress.h's cfg.crash): called
+ * by the task that reached it, while the other tasks go on.
+ */
+void xfs_fixture_cut_the_power(void *arg);
+
+/**
  * xfs_fixture_check_prefix() - did recovery bring back a prefix?
  * @f: the fixture, mounted again after a crash
  *
