@@ -35,10 +35,11 @@ struct det_task {
 	const char *what;
 	bool timed, timed_out;
 	u64 deadline;
+	bool started;			/* its fiber has run */
 	u32 exited;			/* 1 once the body returned */
 	u64 prio;			/* PCT priority: higher runs first */
 	u64 rcu_unlocks;		/* outermost rcu_read_unlock()s */
-	void *where[DET_WHERE_MAX];	/* call chain at the last block */
+	void *where[DET_WHERE_MAX];	/* call chain, for a hang report */
 	int nwhere;
 };
 
@@ -270,6 +271,16 @@ static void record(struct det_task *next, enum kshim_switch_reason why)
 			cur->prio = pct_next_low++;
 }
 
+/*
+ * Where a task waits, or spins, is read only when a hang is reported
+ * (det_hang()): the reporter resumes each task's fiber with
+ * where_request pointing at it; the fiber takes its own call chain in
+ * det_reschedule() and switches straight back. Taking it at every block
+ * instead cost a quarter of a deterministic run (backtrace() unwinds
+ * with libgcc; bench_xfs_log's profile).
+ */
+static struct det_task *where_request, *where_reporter;
+
 static void det_reschedule(enum kshim_switch_reason why)
 {
 	struct det_task *prev = cur, *next;
@@ -288,23 +299,18 @@ static void det_reschedule(enum kshim_switch_reason why)
 	cur = next;
 	kshim_host_tls_set(&next->kt->task);
 	kshim_host_fiber_switch(prev->fiber, next->fiber);
-	/* Running again: the scheduler chose prev. */
+	/* Running again: the scheduler chose prev, or a hang report asks
+	 * where it is (collect_where()): it takes its own call chain and
+	 * switches straight back. */
+	while (where_request == prev) {
+		prev->nwhere = kshim_host_backtrace(prev->where, DET_WHERE_MAX);
+		where_request = NULL;
+		kshim_host_fiber_switch(prev->fiber, where_reporter->fiber);
+	}
 }
-
-/*
- * Where a blocked task waits is read only when a hang is reported
- * (det_hang()): the reporter resumes each blocked fiber with
- * where_request pointing at it; the fiber takes its own call chain in
- * block_current() and switches straight back. Taking it at every block
- * instead cost a quarter of a deterministic run (backtrace() unwinds
- * with libgcc; bench_xfs_log's profile).
- */
-static struct det_task *where_request, *where_reporter;
 
 static void block_current(u32 *word, const char *what, bool timed, u64 ns)
 {
-	struct det_task *self = cur;
-
 	cur->state = DET_BLOCKED;
 	cur->word = word;
 	cur->what = what;
@@ -316,15 +322,10 @@ static void block_current(u32 *word, const char *what, bool timed, u64 ns)
 	cur->nwhere = 0;
 	runq_del(cur);
 	det_reschedule(KSHIM_SW_WAKE);
-	while (where_request == self) {
-		self->nwhere = kshim_host_backtrace(self->where, DET_WHERE_MAX);
-		where_request = NULL;
-		kshim_host_fiber_switch(self->fiber, where_reporter->fiber);
-	}
 }
 
-/* Fill in where every blocked task waits (see block_current()). The
- * reporter's own chain starts below its two scheduler frames. */
+/* Fill in where every task waits or last ran (see det_reschedule()).
+ * The reporter's own chain starts below its two scheduler frames. */
 static void collect_where(void)
 {
 	struct det_task *me = cur;
@@ -335,7 +336,7 @@ static void collect_where(void)
 	for (i = 0; i < nall; i++) {
 		struct det_task *dt = all[i];
 
-		if (dt == me || dt->state != DET_BLOCKED || !dt->fiber)
+		if (dt == me || dt->state == DET_EXITED || !dt->started)
 			continue;
 		where_request = dt;
 		kshim_host_fiber_switch(me->fiber, dt->fiber);
@@ -394,6 +395,7 @@ static void det_fiber_main(void *arg)
 {
 	struct det_task *dt = arg;
 
+	dt->started = true;
 	kshim_task_body(dt->kt);
 	dt->state = DET_EXITED;
 	dt->exited = 1;
@@ -437,6 +439,7 @@ static void det_task_adopt(struct task_struct *t)
 	det_init_once();
 	dt = det_new(t->kshim);
 	dt->fiber = kshim_host_fiber_self();
+	dt->started = true;
 	cur = dt;
 	kshim_host_tls_set(t);
 }
@@ -533,8 +536,9 @@ static void print_task(struct det_task *dt)
 	for (i = 0; i < kt->nr_held; i++)
 		pr_err("      holds %s\n",
 		       kt->held[i]->name ? kt->held[i]->name : "lock");
-	if (dt->state == DET_BLOCKED && dt->nwhere) {
-		pr_err("      blocked at:\n");
+	if (dt->state != DET_EXITED && dt->nwhere) {
+		pr_err("      %s at:\n", dt->state == DET_BLOCKED ?
+		       "blocked" : "last ran");
 		kshim_host_print_backtrace(dt->where, dt->nwhere);
 	}
 }
