@@ -113,6 +113,34 @@ void kshim_cpu_release(int cpu)
 	kshim_lock_release(&cpu_locks[cpu]);
 }
 
+/* A held CPU's interrupt window (see kshim/sched.h). */
+enum { IRQ_WINDOW_CLOSED, IRQ_WINDOW_OPEN, IRQ_WINDOW_BORROWED };
+static atomic_t irq_window[NR_CPUS];
+
+void kshim_cpu_open_irq_window(int cpu)
+{
+	atomic_set(&irq_window[cpu], IRQ_WINDOW_OPEN);
+}
+
+/* The owner goes on once no interrupt runs on its CPU. */
+void kshim_cpu_close_irq_window(int cpu)
+{
+	while (atomic_cmpxchg(&irq_window[cpu], IRQ_WINDOW_OPEN,
+			      IRQ_WINDOW_CLOSED) != IRQ_WINDOW_OPEN)
+		kshim_switch_point(KSHIM_SW_CPU_RELAX, NULL);
+}
+
+bool kshim_cpu_try_borrow(int cpu)
+{
+	return atomic_cmpxchg(&irq_window[cpu], IRQ_WINDOW_OPEN,
+			      IRQ_WINDOW_BORROWED) == IRQ_WINDOW_OPEN;
+}
+
+void kshim_cpu_return(int cpu)
+{
+	atomic_set(&irq_window[cpu], IRQ_WINDOW_OPEN);
+}
+
 void __percpu *pcpu_alloc_noprof(size_t size, size_t align, bool reserved,
 				 gfp_t gfp)
 {

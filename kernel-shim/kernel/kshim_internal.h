@@ -18,6 +18,7 @@ struct kshim_task {
 	int preempt_count;
 	bool irqs_off;
 	bool cpu_owned;
+	bool cpu_borrowed;	/* an interrupt on a CPU another task holds */
 	bool adopted;		/* a host thread that was not started by kshim */
 	bool interrupt;		/* kshim_task_set_interrupt() */
 	void (*fn)(void *);

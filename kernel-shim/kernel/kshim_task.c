@@ -273,26 +273,34 @@ int kshim_cpu_id(void)
 /* ---- atomic sections ---------------------------------------------------- */
 
 /*
- * An interrupt's atomic section on a CPU another task holds: in the
- * kernel the interrupt would run there anyway unless that task turned
- * interrupts off; here it takes a free CPU instead (a timer or a
- * completion may run on any CPU). Without it, a task spinning with
- * preemption off until a timer callback has run (mod_delayed_work_on()
- * under get_cpu(), waiting for delayed_work_timer_fn() to queue the
- * work) would hold the callback off forever. With every CPU taken it
- * waits for its own.
+ * An interrupt's atomic section: on its CPU if free, else on another free
+ * one (a timer or a completion may run on any CPU), else on a CPU whose
+ * owner spins with interrupts on (cpu_relax() opens the CPU's interrupt
+ * window): in the kernel the interrupt would run there, and the owner
+ * goes on after it. Until one of these, it waits. Without the window a
+ * task spinning with preemption off until a timer callback has run
+ * (mod_delayed_work_on() under get_cpu(), waiting for
+ * delayed_work_timer_fn() to queue the work) held the callback off for
+ * ever once every CPU was so taken: 256 generator tasks, each queueing
+ * inodegc work from xfs_inodegc_queue(), livelocked the det backend.
  */
 static int interrupt_cpu(struct kshim_task *kt)
 {
 	int cpu = kt->task.thread_info.cpu, c;
 
-	if (kshim_cpu_try_claim(cpu))
-		return cpu;
-	for (c = 0; c < nr_cpu_ids; c++)
-		if (c != cpu && kshim_cpu_try_claim(c))
-			return c;
-	kshim_cpu_claim(cpu);
-	return cpu;
+	for (;;) {
+		if (kshim_cpu_try_claim(cpu))
+			return cpu;
+		for (c = 0; c < nr_cpu_ids; c++)
+			if (c != cpu && kshim_cpu_try_claim(c))
+				return c;
+		for (c = 0; c < nr_cpu_ids; c++)
+			if (kshim_cpu_try_borrow(c)) {
+				kt->cpu_borrowed = true;
+				return c;
+			}
+		kshim_switch_point(KSHIM_SW_CPU_RELAX, NULL);
+	}
 }
 
 static void atomic_enter(struct kshim_task *kt)
@@ -315,7 +323,12 @@ static void atomic_leave(struct kshim_task *kt)
 {
 	if (kt->cpu_owned && !kt->preempt_count && !kt->irqs_off) {
 		kt->cpu_owned = false;
-		kshim_cpu_release(kt->task.thread_info.cpu);
+		if (kt->cpu_borrowed) {
+			kt->cpu_borrowed = false;
+			kshim_cpu_return(kt->task.thread_info.cpu);
+		} else {
+			kshim_cpu_release(kt->task.thread_info.cpu);
+		}
 	}
 }
 
@@ -404,9 +417,18 @@ int kshim_cond_resched(void)
 	return 0;
 }
 
+/* A spin with the CPU held and interrupts on lets interrupts in. */
 void kshim_cpu_relax(void)
 {
+	struct kshim_task *kt = current->kshim;
+	bool window = kt->cpu_owned && !kt->irqs_off && !kt->interrupt;
+	int cpu = kt->task.thread_info.cpu;
+
+	if (window)
+		kshim_cpu_open_irq_window(cpu);
 	kshim_switch_point(KSHIM_SW_CPU_RELAX, NULL);
+	if (window)
+		kshim_cpu_close_irq_window(cpu);
 }
 
 /* ---- sleeping and waking ------------------------------------------------- */

@@ -1275,17 +1275,27 @@ bool flush_work(struct work_struct *work)
 
 bool flush_delayed_work(struct delayed_work *dwork)
 {
+	int ret;
+
 	/*
-	 * The kernel does this with interrupts off; kshim's
-	 * timer_delete_sync() may sleep, and owning PENDING from a pending
-	 * timer until __queue_work() needs no interrupts off (a racing grab
-	 * busy-waits, as for any item being queued).
+	 * As the kernel, with interrupts off from the timer's deletion to
+	 * the queueing: in between this task owns PENDING, and a racing
+	 * grab (mod_delayed_work_on() under get_cpu() on this CPU) busy-
+	 * waits for it holding the CPU. With interrupts on here, this task
+	 * waited for that CPU while the grab waited for it: 256 generator
+	 * tasks queueing and flushing inodegc work livelocked. kshim's
+	 * timer_delete_sync() may sleep, so a running callback is waited
+	 * for with interrupts on, as a spin that lets it in (cpu_relax()).
 	 */
-	if (timer_delete_sync(&dwork->timer)) {
-		local_irq_disable();
-		__queue_work(dwork->cpu, dwork->wq, &dwork->work);
+	local_irq_disable();
+	while ((ret = try_to_del_timer_sync(&dwork->timer)) < 0) {
 		local_irq_enable();
+		cpu_relax();
+		local_irq_disable();
 	}
+	if (ret)
+		__queue_work(dwork->cpu, dwork->wq, &dwork->work);
+	local_irq_enable();
 	return flush_work(&dwork->work);
 }
 

@@ -144,10 +144,21 @@ void kshim_cpu_claim(int cpu);
 bool kshim_cpu_try_claim(int cpu);
 void kshim_cpu_release(int cpu);
 /*
+ * The interrupt window of a held CPU: its owner spins (cpu_relax()) with
+ * interrupts on, so an interrupt may run there, as on a real CPU, and
+ * the owner goes on only after it. Opened and closed by the owner; an
+ * interrupt borrows the CPU through an open window and returns it.
+ */
+void kshim_cpu_open_irq_window(int cpu);
+void kshim_cpu_close_irq_window(int cpu);
+bool kshim_cpu_try_borrow(int cpu);
+void kshim_cpu_return(int cpu);
+/*
  * The calling task stands for an interrupt (the timer tick, a disk's
  * completions): its atomic sections are not held off by a task that only
  * disabled preemption on its CPU, as an interrupt is not. When its CPU
- * is taken it runs them on another free CPU (kshim_task.c).
+ * is taken it runs them on another free CPU, or on a CPU whose owner
+ * spins with interrupts on (kshim_task.c).
  */
 void kshim_task_set_interrupt(void);
 
