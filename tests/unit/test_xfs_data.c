@@ -20,9 +20,11 @@
 #include <linux/stat.h>
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
+#include <linux/backing-dev.h>
 #include <kshim/ktest.h>
 #include <kshim/runtime.h>
 #include <kshim/vfs.h>
+#include <kshim/sysctl.h>
 #include "xfs_fixture.h"
 #include "xfs_inode.h"
 #include "xfs_bmap.h"
@@ -533,6 +535,61 @@ static void test_synced_data_survives_power_cut(void)
 	finish(&fx, root, m, 4);
 }
 
+/*
+ * A writer far past the dirty limit is held back by the real
+ * balance_dirty_pages(): the system's dirty and writeback pages stay near
+ * vm/dirty_bytes while it writes six times as much, because the flusher
+ * (fs/fs-writeback.c's wb_workfn(), woken past the background
+ * threshold) writes the file back through xfs_vm_writepages() meanwhile:
+ * blocks are allocated (no delayed allocation left at the start of the
+ * file) and most of the file is clean before anyone syncs.
+ */
+static void test_dirty_data_is_throttled_and_flushed(void)
+{
+	struct xfs_fixture fx = { .dev = &dev_ssd, .size = 128 << 20 };
+	struct dentry *root = mount_root(&fx);
+	long ratio = kshim_sysctl_read_long("vm/dirty_ratio");
+	long bg_ratio = kshim_sysctl_read_long("vm/dirty_background_ratio");
+	unsigned long limit = 2 << 20, peak = 0, dirty;
+	size_t chunk = 256 * KB, total = 12 << 20;
+	u8 *buf = kvmalloc(chunk, GFP_KERNEL | __GFP_NOFAIL);
+	struct backing_dev_info *bdi;
+	struct file *f;
+	loff_t off;
+
+	memset(buf, 0x5a, chunk);
+	KSHIM_ASSERT_EQ_FATAL(kshim_sysctl_write_ul("vm/dirty_bytes", limit), 0);
+	KSHIM_ASSERT_EQ_FATAL(kshim_sysctl_write_ul("vm/dirty_background_bytes",
+						    limit / 2), 0);
+	KSHIM_ASSERT_EQ_FATAL(kshim_vfs_open(root, "big", O_RDWR | O_CREAT,
+					     0644, &f), 0);
+	/* Set when balance_dirty_pages() puts a writer to sleep. */
+	bdi = f->f_mapping->host->i_sb->s_bdi;
+	bdi->last_bdp_sleep = jiffies - 1000;
+	for (off = 0; off < total; off += chunk) {
+		KSHIM_ASSERT_EQ(kshim_vfs_pwrite(f, buf, chunk, off, 0), chunk);
+		dirty = global_node_page_state(NR_FILE_DIRTY) +
+			global_node_page_state(NR_WRITEBACK);
+		peak = max(peak, dirty);
+	}
+	kshim_info("dirty and writeback pages at most %lu, limit %lu\n",
+		   peak, limit >> PAGE_SHIFT);
+	KSHIM_ASSERT(peak <= 2 * (limit >> PAGE_SHIFT));
+	KSHIM_ASSERT(time_after(bdi->last_bdp_sleep, jiffies - 1000));
+	KSHIM_ASSERT_EQ(extent_state(f, 0), 0);
+	KSHIM_ASSERT(global_node_page_state(NR_FILE_DIRTY) <
+		     (total >> PAGE_SHIFT) / 2);
+	KSHIM_ASSERT_EQ(kshim_vfs_fsync(f, 0), 0);
+	KSHIM_ASSERT(!dirty_in_cache(f));
+	KSHIM_ASSERT_EQ(kshim_vfs_close(f), 0);
+
+	KSHIM_ASSERT_EQ(kshim_sysctl_write_ul("vm/dirty_ratio", ratio), 0);
+	KSHIM_ASSERT_EQ(kshim_sysctl_write_ul("vm/dirty_background_ratio",
+					      bg_ratio), 0);
+	kvfree(buf);
+	finish(&fx, root, NULL, 0);
+}
+
 static const struct kshim_test tests[] = {
 	KSHIM_TEST(test_buffered_write_read_back),
 	KSHIM_TEST(test_unwritten_extents_convert_at_completion),
@@ -541,6 +598,7 @@ static const struct kshim_test tests[] = {
 	KSHIM_TEST(test_direct_io),
 	KSHIM_TEST(test_append_and_nowait),
 	KSHIM_TEST(test_synced_data_survives_power_cut),
+	KSHIM_TEST(test_dirty_data_is_throttled_and_flushed),
 	{ }
 };
 
