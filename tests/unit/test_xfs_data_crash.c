@@ -20,8 +20,11 @@
  *
  * Operations that fail once the power is going (-EIO after the shutdown)
  * are counted as possibly done. A failing seed replays exactly in the
- * deterministic backend. Fails with
- * tests/unit/patches/example-fsync-skips-log-force.patch (docs/data.md).
+ * deterministic backend. With
+ * tests/unit/patches/example-fsync-skips-log-force.patch (fsync never
+ * forces the log), 23 of the 24 runs of det seeds 1..8 fail: sizes
+ * below what fsync returned for, fsync'd bytes read back as zeroes
+ * (docs/data.md).
  */
 #include <linux/fs.h>
 #include <linux/falloc.h>
