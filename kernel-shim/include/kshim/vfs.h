@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * kshim/vfs.h: namespace, attribute and directory operations on a mounted
- * kshim filesystem, through the kernel's own VFS functions (fs/namei.c's
+ * kshim/vfs.h: namespace, attribute and directory operations, and file
+ * I/O (below, kshim_vfs_file.c), on a mounted kshim filesystem, through
+ * the kernel's own VFS functions (fs/namei.c's
  * vfs_create(), vfs_mkdir(), vfs_unlink(), vfs_rmdir(), vfs_link(),
  * vfs_symlink(), vfs_rename(); fs/attr.c's notify_change(); fs/xattr.c;
  * fs/readdir.c's iterate_dir()) into the filesystem's real
@@ -110,7 +111,7 @@ int kshim_vfs_close(struct file *file);
 
 /* pwritev2() and preadv2() of one buffer at POS: vfs_iter_write() and
  * vfs_iter_read() (fs/read_write.c). RWF: 0 or RWF_DSYNC, RWF_SYNC,
- * RWF_APPEND, RWF_NOWAIT, RWF_HIPRI as the system call takes them
+ * RWF_APPEND, RWF_NOWAIT as the system call takes them
  * (kiocb_set_rw_flags()). The bytes moved, or a negative errno. */
 ssize_t kshim_vfs_pwrite(struct file *file, const void *buf, size_t count,
 			 loff_t pos, int rwf);
