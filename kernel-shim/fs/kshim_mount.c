@@ -116,6 +116,31 @@ void mnt_put_write_access(struct vfsmount *mnt)
 	kshim_mount(__func__, mnt);
 }
 
+/* The file forms (a write to a file updates its times through them;
+ * fallocate and ftruncate take sb_start_write()): as above, with the
+ * superblock's freeze protection for the "want" pair. */
+int mnt_get_write_access_file(struct file *file)
+{
+	return mnt_get_write_access(file->f_path.mnt);
+}
+
+void mnt_put_write_access_file(struct file *file)
+{
+	mnt_put_write_access(file->f_path.mnt);
+}
+
+int mnt_want_write_file(struct file *file)
+{
+	sb_start_write(file_inode(file)->i_sb);
+	return mnt_get_write_access_file(file);
+}
+
+void mnt_drop_write_file(struct file *file)
+{
+	mnt_put_write_access_file(file);
+	sb_end_write(file_inode(file)->i_sb);
+}
+
 bool __mnt_is_readonly(struct vfsmount *mnt)
 {
 	kshim_mount(__func__, mnt);

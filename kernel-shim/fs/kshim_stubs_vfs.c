@@ -34,7 +34,6 @@ LOUD(copy_to_user_nofault)
 LOUD(copy_from_kernel_nofault)
 LOUD(strncpy_from_kernel_nofault)
 LOUD(vmalloc_to_page)
-LOUD(is_vmalloc_or_module_addr)
 LOUD(mmput)
 LOUD(arch_align_stack)
 
@@ -48,10 +47,6 @@ LOUD(remove_mapping)
  * fs/file.c, fs/fs_context.c, fs/read_write.c, fs/libfs.c, mm/fadvise.c):
  * kshim's filesystems are mounted by the harness and driven through
  * kshim/vfs.h, which holds its files itself. */
-LOUD(mnt_get_write_access_file)
-LOUD(mnt_put_write_access_file)
-LOUD(mnt_want_write_file)
-LOUD(mnt_drop_write_file)
 LOUD(sb_prepare_remount_readonly)
 LOUD(dissolve_on_fput)
 LOUD(fdget)

@@ -24,13 +24,14 @@
 #include <kshim/vfs.h>
 #include <kshim/mount.h>
 #include <kshim/runtime.h>
+#include "kshim_vfs_call.h"
 
 /*
  * Every call starts here: the task gets init_fs (its umask is what
  * vfs_prepare_mode() applies), as every kernel thread has; kshim's tasks
  * start with none.
  */
-static void call_begin(void)
+void kshim_vfs_call_begin(void)
 {
 	if (!current->fs)
 		current->fs = &init_fs;
@@ -38,11 +39,14 @@ static void call_begin(void)
 
 /* And ends here: the task's deferred work (a last fput() queues the
  * release of the file) runs where a system call returns to user space. */
-static int call_end(int ret)
+long kshim_vfs_call_end(long ret)
 {
 	task_work_run();
 	return ret;
 }
+
+#define call_begin	kshim_vfs_call_begin
+#define call_end	kshim_vfs_call_end
 
 /* The vfs_*() calls hand back an inode whose lease must be broken
  * before a retry (break_deleg_wait()); kshim never sets a lease. */
@@ -59,13 +63,14 @@ struct dentry *kshim_vfs_root(struct super_block *sb)
 }
 
 /* The path of DENTRY on its filesystem's kshim mount. */
-static struct path path_of(struct dentry *dentry)
+struct path kshim_vfs_path_of(struct dentry *dentry)
 {
 	return (struct path) {
 		.mnt = kshim_mount_of(dentry->d_sb),
 		.dentry = dentry,
 	};
 }
+#define path_of	kshim_vfs_path_of
 
 void kshim_vfs_put(struct dentry *dentry)
 {
@@ -76,12 +81,13 @@ void kshim_vfs_put(struct dentry *dentry)
 
 /* The path walk's last step: the parent must be a directory (-ENOTDIR,
  * as link_path_walk() says) the task may search (lookup_one_len()). */
-static struct dentry *lookup_locked(struct dentry *dir, const char *name)
+struct dentry *kshim_vfs_lookup_locked(struct dentry *dir, const char *name)
 {
 	if (!d_can_lookup(dir))
 		return ERR_PTR(-ENOTDIR);
 	return lookup_one_len(name, dir, strlen(name));
 }
+#define lookup_locked	kshim_vfs_lookup_locked
 
 struct dentry *kshim_vfs_lookup(struct dentry *dir, const char *name)
 {

@@ -723,6 +723,13 @@ bool is_vmalloc_addr(const void *x)
 	return false;
 }
 
+/* mm/vmalloc.c's: no modules either (iov_iter_extract_pages() asks it of
+ * a kernel buffer given to O_DIRECT, then uses virt_to_page()). */
+int is_vmalloc_or_module_addr(const void *x)
+{
+	return is_vmalloc_addr(x);
+}
+
 void kshim_slab_init(void)
 {
 	int type, i;

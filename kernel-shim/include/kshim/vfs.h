@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * kshim/vfs.h: namespace, attribute and directory operations on a mounted
- * kshim filesystem, through the kernel's own VFS functions (fs/namei.c's
+ * kshim/vfs.h: namespace, attribute and directory operations, and file
+ * I/O (below, kshim_vfs_file.c), on a mounted kshim filesystem, through
+ * the kernel's own VFS functions (fs/namei.c's
  * vfs_create(), vfs_mkdir(), vfs_unlink(), vfs_rmdir(), vfs_link(),
  * vfs_symlink(), vfs_rename(); fs/attr.c's notify_change(); fs/xattr.c;
  * fs/readdir.c's iterate_dir()) into the filesystem's real
@@ -25,6 +26,7 @@
 #include <linux/types.h>
 
 struct dentry;
+struct file;
 struct super_block;
 struct kstat;
 struct iattr;
@@ -86,5 +88,47 @@ int kshim_vfs_readdir(struct dentry *dir, kshim_vfs_dirent_fn actor,
 
 /* sync(): every dirty inode and the filesystem's ->sync_fs(), waited. */
 int kshim_vfs_syncfs(struct super_block *sb);
+
+/*
+ * File I/O (kshim_vfs_file.c): the system calls on a struct file the
+ * caller holds instead of a descriptor, through the filesystem's real
+ * file_operations with a real kiocb and an ITER_KVEC iov_iter over BUF
+ * (kernel memory: kmalloc() it for O_DIRECT, whose alignment the
+ * filesystem checks). Errors are negative errnos.
+ */
+
+/* open() of NAME in DIR: FLAGS are open(2)'s: O_RDONLY, O_WRONLY, O_RDWR
+ * with O_CREAT (MODE, less the umask), O_EXCL, O_TRUNC, O_APPEND,
+ * O_DIRECT, O_DSYNC, O_SYNC, O_NOATIME, O_NONBLOCK (others abort). After
+ * the walk: O_CREAT looks up and creates under the parent's lock
+ * (vfs_create()), then may_open()'s checks, dentry_open() (the real
+ * vfs_open() and the filesystem's ->open) and O_TRUNC's do_truncate().
+ * The file in *OUT; kshim_vfs_close() it. */
+int kshim_vfs_open(struct dentry *dir, const char *name, int flags,
+		   umode_t mode, struct file **out);
+/* close(): filp_close() (->flush), then the last fput() (->release). */
+int kshim_vfs_close(struct file *file);
+
+/* pwritev2() and preadv2() of one buffer at POS: vfs_iter_write() and
+ * vfs_iter_read() (fs/read_write.c). RWF: 0 or RWF_DSYNC, RWF_SYNC,
+ * RWF_APPEND, RWF_NOWAIT as the system call takes them
+ * (kiocb_set_rw_flags()). The bytes moved, or a negative errno. */
+ssize_t kshim_vfs_pwrite(struct file *file, const void *buf, size_t count,
+			 loff_t pos, int rwf);
+ssize_t kshim_vfs_pread(struct file *file, void *buf, size_t count,
+			loff_t pos, int rwf);
+
+/* fsync() (DATASYNC 0) and fdatasync() (1): vfs_fsync(), the
+ * filesystem's ->fsync over the whole file. */
+int kshim_vfs_fsync(struct file *file, int datasync);
+
+/* fallocate(): vfs_fallocate(). MODE: 0, FALLOC_FL_KEEP_SIZE,
+ * FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, FALLOC_FL_ZERO_RANGE,
+ * FALLOC_FL_COLLAPSE_RANGE, FALLOC_FL_INSERT_RANGE (linux/falloc.h). */
+int kshim_vfs_fallocate(struct file *file, int mode, loff_t offset,
+			loff_t len);
+
+/* ftruncate(): do_ftruncate(), then do_truncate() and ->setattr. */
+int kshim_vfs_ftruncate(struct file *file, loff_t length);
 
 #endif
