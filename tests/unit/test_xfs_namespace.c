@@ -9,6 +9,8 @@
 #include <linux/dcache.h>
 #include <linux/stat.h>
 #include <linux/xattr.h>
+#include <linux/falloc.h>
+#include <linux/sizes.h>
 #include <kshim/ktest.h>
 #include <kshim/runtime.h>
 #include <kshim/vfs.h>
@@ -354,6 +356,65 @@ static void test_readdir_lists_every_entry(void)
 	finish(&fx, root);
 }
 
+/*
+ * A full filesystem: data fills it (fallocate) until -ENOSPC, then new
+ * names until the inode chunks they need cannot be allocated either;
+ * every failure is -ENOSPC, none half done (the names that failed do not
+ * exist). Freeing the data (unlink, then XFS's inactivation in inodegc)
+ * gives the space back: new names and data work again, and the image
+ * passes xfs_repair -n after a remount.
+ */
+static void test_enospc_and_space_back(void)
+{
+	struct xfs_fixture fx = { 0 };
+	struct dentry *root = mount_root(&fx);
+	struct file *big;
+	char name[32];
+	loff_t off = 0;
+	int err = 0, i, created = 0;
+
+	KSHIM_ASSERT_EQ_FATAL(kshim_vfs_open(root, "big", O_CREAT | O_RDWR,
+					     0644, &big), 0);
+	/* Whole 1 MiB chunks, then 4 KiB ones into what is left. */
+	while (!(err = kshim_vfs_fallocate(big, 0, off, SZ_1M)))
+		off += SZ_1M;
+	KSHIM_ASSERT_EQ(err, -ENOSPC);
+	while (!(err = kshim_vfs_fallocate(big, 0, off, SZ_4K)))
+		off += SZ_4K;
+	KSHIM_ASSERT_EQ(err, -ENOSPC);
+	KSHIM_ASSERT(off > 32 * SZ_1M);		/* most of the 64 MiB */
+	kshim_info("enospc: %lld bytes allocated before ENOSPC\n", off);
+
+	for (i = 0; i < 100000; i++) {
+		snprintf(name, sizeof(name), "f%d", i);
+		err = kshim_vfs_create(root, name, 0644, NULL);
+		if (err)
+			break;
+		created++;
+	}
+	KSHIM_ASSERT_EQ(err, -ENOSPC);
+	KSHIM_ASSERT(!exists(root, name));
+	KSHIM_ASSERT_EQ(kshim_vfs_mkdir(root, "d", 0755, NULL), -ENOSPC);
+	KSHIM_ASSERT(!exists(root, "d"));
+	kshim_info("enospc: %d names created after the data filled it\n",
+		   created);
+
+	KSHIM_ASSERT_EQ(kshim_vfs_close(big), 0);
+	KSHIM_ASSERT_EQ(kshim_vfs_unlink(root, "big"), 0);
+	KSHIM_ASSERT_EQ(kshim_vfs_create(root, name, 0644, NULL), 0);
+	KSHIM_ASSERT_EQ(kshim_vfs_mkdir(root, "d", 0755, NULL), 0);
+	KSHIM_ASSERT_EQ_FATAL(kshim_vfs_open(root, "again", O_CREAT | O_RDWR,
+					     0644, &big), 0);
+	KSHIM_ASSERT_EQ(kshim_vfs_fallocate(big, 0, 0, 16 * SZ_1M), 0);
+	KSHIM_ASSERT_EQ(kshim_vfs_close(big), 0);
+
+	remount(&fx, &root);
+	KSHIM_ASSERT(exists(root, name));
+	KSHIM_ASSERT(exists(root, "d"));
+	KSHIM_ASSERT(!exists(root, "big"));
+	finish(&fx, root);
+}
+
 static const struct kshim_test tests[] = {
 	KSHIM_TEST(test_create_mkdir_link_unlink_rmdir),
 	KSHIM_TEST(test_namespace_errors_are_the_kernels),
@@ -361,6 +422,7 @@ static const struct kshim_test tests[] = {
 	KSHIM_TEST(test_setattr_mode_owner_times),
 	KSHIM_TEST(test_xattr_short_leaf_and_remote),
 	KSHIM_TEST(test_readdir_lists_every_entry),
+	KSHIM_TEST(test_enospc_and_space_back),
 	{ }
 };
 
