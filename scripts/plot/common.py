@@ -6,6 +6,7 @@ the runs overlaid (base and patched, two backends...), with gnuplot
 The plot is chosen by the JSON's "scenario" field, or by --kind:
 
   log      log_concurrency.json      (log.py)
+  conversion unwritten_conversion.json (conversion.py)
   reclaim  reclaim_stalls.json       (reclaim.py)
   wb       wb_starvation_*.json      (wb.py)
 
@@ -27,6 +28,7 @@ import scripts
 # it (the --kind name).
 KINDS = {
     'log_concurrency': 'log',
+    'unwritten_conversion': 'conversion',
     'reclaim_stalls': 'reclaim',
     'wb_starvation': 'wb',
 }
@@ -69,7 +71,7 @@ def kind_of(runs):
 
 def draw(output, runs, kind=None):
     """Plot RUNS (JSON[:label] strings) into the PNG OUTPUT with the plot
-    KIND (log, reclaim, wb), by default the one of the files' scenario.
+    KIND (log, conversion, reclaim, wb), by default the one of the files' scenario.
     Raises scripts.Error."""
     if not shutil.which('gnuplot'):
         raise scripts.Error('gnuplot is not installed (./kshim setup, or '

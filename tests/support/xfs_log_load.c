@@ -91,7 +91,10 @@ static void worker_fn(void *arg)
 	u64 t0, t1, t2;
 	int error = 0;
 
-	for (k = 1; k <= ll->commits_per_task && !error; k++) {
+	if (ll->task_fn)
+		error = ll->task_fn(ll, w->id);
+	for (k = 1; !ll->task_fn && k <= ll->commits_per_task && !error;
+	     k++) {
 		t0 = kshim_clock_ns();
 		error = xfs_trans_alloc(mp, &M_RES(mp)->tr_write, 0, 0, 0, &tp);
 		if (error)

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * A log load for the stress test and the log concurrency scenario: N tasks, each
- * running reserve -> log one scratch block -> commit with the real
- * tr_write reservation, while a checker task samples the log's
- * invariants (tests/support/xfs_log_load.c).
+ * A log load for the stress test and the log concurrency scenarios: N
+ * tasks, each running reserve -> log one scratch block -> commit with the
+ * real tr_write reservation, or a caller's own work (task_fn: the
+ * unwritten-conversion scenario's direct I/O writes), while a checker
+ * task samples the log's invariants (tests/support/xfs_log_load.c).
  */
 #ifndef _TESTS_XFS_LOG_LOAD_H
 #define _TESTS_XFS_LOG_LOAD_H
@@ -13,8 +14,8 @@
 struct xfs_mount;
 
 /*
- * A log load: the first five fields say what to run; log_load_run()
- * fills in the others.
+ * A log load: the first fields, to hold_push_ns, say what to run;
+ * log_load_run() fills in the others.
  */
 struct log_load {
 	/* What to run. */
@@ -26,6 +27,14 @@ struct log_load {
 					   the start until this long after
 					   the CIL reached its hard limit;
 					   0: never */
+	/* Each task's work instead of the scratch commits, or NULL. ID is
+	 * the task's number, 0..nr_tasks-1. Returns 0 or a -errno. Its
+	 * reservations and commits are the caller's to time and count:
+	 * log_load_run() leaves commits, reserve_wait_ns,
+	 * reserve_wait_max_ns and commit_ns at 0 (commits_per_task and
+	 * payload unused). */
+	int (*task_fn)(struct log_load *ll, unsigned int id);
+	void *priv;			/* for task_fn */
 
 	/* What happened (times on the kshim clock: virtual in det). */
 	u64 commits;
@@ -56,7 +65,7 @@ struct log_load {
 
 /**
  * log_load_run() - run the load to its end
- * @ll: what to run (the first five fields; @ll->mp mounted, e.g. by
+ * @ll: what to run (the fields to hold_push_ns; @ll->mp mounted, e.g. by
  *	xfs_fixture_mount_new()); the rest is filled in with what happened
  *
  * Starts @ll->nr_tasks committers and samples the invariants from the
