@@ -445,7 +445,7 @@ static void test_direct_io(void)
 }
 
 /* O_APPEND and RWF_APPEND write at EOF whatever the position; RWF_NOWAIT
- * on a read that would have to wait for the device says -EAGAIN. */
+ * on a read never waits for the device. */
 static void test_append_and_nowait(void)
 {
 	struct xfs_fixture fx = { .dev = &dev_ssd };
@@ -453,6 +453,7 @@ static void test_append_and_nowait(void)
 	struct mfile m[1] = { };
 	u64 s = kshim_seed();
 	u8 b[100];
+	ssize_t ret;
 	size_t i;
 
 	mopen(&m[0], root, "a", O_RDWR | O_CREAT | O_APPEND);
@@ -474,9 +475,16 @@ static void test_append_and_nowait(void)
 	KSHIM_ASSERT_EQ(kshim_vfs_pwrite(m[0].f, b, 1, 0, 0x1000), -EOPNOTSUPP);
 
 	remount(&fx, &root, m, 1);
-	/* Nothing cached after the remount: a read must wait for I/O. */
-	KSHIM_ASSERT_EQ(kshim_vfs_pread(m[0].f, b, sizeof(b), 0, RWF_NOWAIT),
-			-EAGAIN);
+	/*
+	 * Nothing cached after the remount: the read starts readahead and
+	 * returns -EAGAIN rather than wait for it (filemap_get_pages()),
+	 * unless that I/O has completed by the time it looks, which a slow
+	 * host (TSan, parallel backend) lets happen: then the data.
+	 */
+	ret = kshim_vfs_pread(m[0].f, b, sizeof(b), 0, RWF_NOWAIT);
+	KSHIM_ASSERT(ret == -EAGAIN || ret == sizeof(b));
+	if (ret == sizeof(b))
+		KSHIM_ASSERT_EQ(memcmp(b, m[0].want, sizeof(b)), 0);
 	mcheck(&m[0], "after a remount");
 	KSHIM_ASSERT_EQ(kshim_vfs_pread(m[0].f, b, sizeof(b), 0, RWF_NOWAIT),
 			100);
