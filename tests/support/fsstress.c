@@ -8,6 +8,7 @@
  * kshim/vfs.h, compare, and apply the change to the model when it
  * succeeded.
  */
+#include <linux/atomic.h>
 #include <linux/fs.h>
 #include <linux/dcache.h>
 #include <linux/stat.h>
@@ -814,9 +815,15 @@ static void covered_by_force(struct task_model *t, unsigned long *before)
 
 	if (READ_ONCE(t->fs->crashing))
 		return;
-	for (i = 0; i < t->fs->cfg.tasks; i++)
-		if (before[i] > t->fs->tm[i].durable)
-			WRITE_ONCE(t->fs->tm[i].durable, before[i]);
+	/* An atomic max: two forces that end together must not move a
+	 * task's durable back, and each reads what the other writes. */
+	for (i = 0; i < t->fs->cfg.tasks; i++) {
+		unsigned long *d = &t->fs->tm[i].durable;
+		unsigned long old = READ_ONCE(*d);
+
+		while (before[i] > old && !try_cmpxchg(d, &old, before[i]))
+			;
+	}
 }
 
 static void remember(struct task_model *t, unsigned long k)
