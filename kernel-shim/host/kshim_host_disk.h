@@ -9,9 +9,12 @@
 
 struct rec;
 
+/* One 4 KiB chunk of the device in the cache's index (kshim_host_disk.c). */
 struct slot {
-	uint64_t key;		/* sector + 1; 0: empty */
-	struct rec *rec;	/* newest cached write covering the sector */
+	uint64_t key;		/* chunk + 1; 0: empty */
+	struct rec *rec;	/* newest write of each cached sector, */
+	struct rec **sub;	/* or, when they differ, of sector i */
+	uint32_t mask;		/* the chunk's sectors that are cached */
 };
 
 struct log_index {
