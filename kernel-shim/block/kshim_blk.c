@@ -137,7 +137,8 @@ static blk_status_t kshim_blk_serve(struct kshim_bdev *kb,
 		if (!bio->bi_iter.bi_size)
 			break;			/* an empty flush */
 		/* The cache record itself: filled once, then owned by it. */
-		bounce = kshim_host_disk_wbuf_alloc(bio->bi_iter.bi_size);
+		bounce = kshim_host_disk_wbuf_alloc(kb->disk,
+						    bio->bi_iter.bi_size);
 		err = bounce ? bio_do_data(kb, bio, bounce) : -ENOMEM;
 		break;
 	case REQ_OP_READ:

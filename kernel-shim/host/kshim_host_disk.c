@@ -36,8 +36,66 @@ struct rec {
 	struct rec *next;
 	uint64_t off;
 	uint64_t len;
+	uint64_t cap;		/* bytes allocated for data */
 	unsigned char data[];
 };
+
+/*
+ * Record buffers are kept for reuse rather than freed, by size in 4 KiB
+ * steps up to 1 MiB: the host (glibc) hands freed memory back once the
+ * cache empties, and memory fresh from the host is faulted in page by
+ * page on the copy into it, which cost more than the copy itself
+ * (bench_bdev). Kept at most d->pool_limit bytes: the cache's own bound,
+ * so a device holds at most twice that, and keeps what it once held.
+ */
+#define POOL_STEP	4096u
+
+static int pool_class(uint64_t len)
+{
+	if (!len || len % POOL_STEP || len > KSHIM_DISK_POOL_CLASSES * POOL_STEP)
+		return -1;
+	return len / POOL_STEP - 1;
+}
+
+/*
+ * Called with d->lock held. A full pool makes room by freeing buffers of
+ * other sizes, largest first: the sizes in use now are the ones to keep.
+ */
+static void rec_free(struct kshim_disk *d, struct rec *r)
+{
+	int c = pool_class(r->cap), o;
+
+	for (o = KSHIM_DISK_POOL_CLASSES - 1;
+	     c >= 0 && o >= 0 && d->pool_bytes + r->cap > d->pool_limit; o--)
+		while (o != c && d->pool[o] &&
+		       d->pool_bytes + r->cap > d->pool_limit) {
+			struct rec *e = d->pool[o];
+
+			d->pool[o] = e->next;
+			d->pool_bytes -= e->cap;
+			free(e);
+		}
+	if (c < 0 || d->pool_bytes + r->cap > d->pool_limit) {
+		free(r);
+		return;
+	}
+	r->next = d->pool[c];
+	d->pool[c] = r;
+	d->pool_bytes += r->cap;
+}
+
+/* Called with d->lock held: a kept buffer of len bytes, or NULL. */
+static struct rec *rec_reuse(struct kshim_disk *d, uint64_t len)
+{
+	int c = pool_class(len);
+	struct rec *r;
+
+	if (c < 0 || !(r = d->pool[c]))
+		return NULL;
+	d->pool[c] = r->next;
+	d->pool_bytes -= r->cap;
+	return r;
+}
 
 static uint64_t hash64(uint64_t x)
 {
@@ -286,7 +344,7 @@ static int writeback_oldest(struct kshim_disk *d)
 	struct rec *r = pop_oldest(d);
 	int err = pwrite_all(d->fd, r->data, r->len, r->off);
 
-	free(r);
+	rec_free(d, r);
 	return err;
 }
 
@@ -361,6 +419,7 @@ int kshim_host_disk_open(const char *path, unsigned long long size,
 	d->size = size;
 	d->sector_size = sector_size;
 	d->cache_limit = cache_bytes;
+	d->pool_limit = cache_bytes ? cache_bytes : 64ULL << 20;
 	d->nslots = 1024;
 	d->slots = calloc(d->nslots, sizeof(*d->slots));
 	d->log_fd = -1;
@@ -391,6 +450,19 @@ void kshim_host_disk_close(struct kshim_disk *d)
 	/* Left only if writing back failed. */
 	for (i = 0; i < d->nslots; i++)
 		free(d->slots[i].sub);
+	while (d->head) {
+		struct rec *r = d->head;
+
+		d->head = r->next;
+		free(r);
+	}
+	for (i = 0; i < KSHIM_DISK_POOL_CLASSES; i++)
+		while (d->pool[i]) {
+			struct rec *r = d->pool[i];
+
+			d->pool[i] = r->next;
+			free(r);
+		}
 	free(d->slots);
 	free(d->path);
 	free(d);
@@ -429,11 +501,20 @@ int kshim_host_disk_read(struct kshim_disk *d, unsigned long long off,
 	return err;
 }
 
-void *kshim_host_disk_wbuf_alloc(unsigned long len)
+void *kshim_host_disk_wbuf_alloc(struct kshim_disk *d, unsigned long len)
 {
-	struct rec *r = malloc(sizeof(*r) + len);
+	struct rec *r;
 
-	return r ? r->data : NULL;
+	pthread_mutex_lock(&d->lock);
+	r = rec_reuse(d, len);
+	pthread_mutex_unlock(&d->lock);
+	if (!r) {
+		r = malloc(sizeof(*r) + len);
+		if (!r)
+			return NULL;
+		r->cap = len;
+	}
+	return r->data;
 }
 
 static struct rec *wbuf_rec(void *wbuf)
@@ -441,10 +522,13 @@ static struct rec *wbuf_rec(void *wbuf)
 	return (struct rec *)((char *)wbuf - offsetof(struct rec, data));
 }
 
-void kshim_host_disk_wbuf_free(void *wbuf)
+void kshim_host_disk_wbuf_free(struct kshim_disk *d, void *wbuf)
 {
-	if (wbuf)
-		free(wbuf_rec(wbuf));
+	if (!wbuf)
+		return;
+	pthread_mutex_lock(&d->lock);
+	rec_free(d, wbuf_rec(wbuf));
+	pthread_mutex_unlock(&d->lock);
 }
 
 int kshim_host_disk_write_wbuf(struct kshim_disk *d, unsigned long long off,
@@ -471,7 +555,7 @@ int kshim_host_disk_write_wbuf(struct kshim_disk *d, unsigned long long off,
 		if (!err)
 			kshim_host_disk_log_append(d, KSHIM_LOG_WRITE,
 						   KSHIM_LOG_FUA, off, len, wbuf);
-		free(r);
+		rec_free(d, r);
 		goto out;
 	}
 	r->next = NULL;
@@ -480,7 +564,7 @@ int kshim_host_disk_write_wbuf(struct kshim_disk *d, unsigned long long off,
 	err = index_rec(d, r);
 	if (err) {
 		unindex_rec(d, r);
-		free(r);
+		rec_free(d, r);
 		goto out;
 	}
 	if (d->tail)
@@ -504,7 +588,7 @@ out:
 int kshim_host_disk_write(struct kshim_disk *d, unsigned long long off,
 			  const void *buf, unsigned long len, int fua)
 {
-	void *wbuf = kshim_host_disk_wbuf_alloc(len);
+	void *wbuf = kshim_host_disk_wbuf_alloc(d, len);
 
 	if (!wbuf)
 		return -ENOMEM;
@@ -567,7 +651,7 @@ int kshim_host_disk_crash(struct kshim_disk *d, enum kshim_crash_mode mode,
 				fprintf(stderr, "kshim crash: off %llu len %llu lost\n",
 					(unsigned long long)r->off,
 					(unsigned long long)r->len);
-			free(r);
+			rec_free(d, r);
 			continue;
 		}
 		if (mode == KSHIM_CRASH_TEAR && n > 1 && (pick & 2)) {
@@ -582,7 +666,7 @@ int kshim_host_disk_crash(struct kshim_disk *d, enum kshim_crash_mode mode,
 		rs.kept++;
 		if (!err)
 			err = pwrite_all(d->fd, r->data, len, r->off);
-		free(r);
+		rec_free(d, r);
 	}
 	pthread_mutex_unlock(&d->lock);
 	if (res)
