@@ -199,8 +199,9 @@ static void kshim_blk_complete_main(void *arg)
 	for (;;) {
 		struct kshim_blk_req *rq;
 		blk_status_t status;
+		struct bio *bio;
+		u64 now, submit_ns;
 		u32 gen;
-		u64 now;
 
 		spin_lock(&kb->lock);
 		kb->waiting = false;
@@ -230,8 +231,10 @@ static void kshim_blk_complete_main(void *arg)
 		mutex_lock(&kb->serve_lock);
 		status = kshim_blk_serve(kb, rq);
 		mutex_unlock(&kb->serve_lock);
-		kshim_blk_end(kb, rq->bio, rq->submit_ns, status);
+		bio = rq->bio;
+		submit_ns = rq->submit_ns;
 		kfree(rq);
+		kshim_blk_end(kb, bio, submit_ns, status);
 	}
 }
 
