@@ -11,7 +11,10 @@
  * default) and on one that completes inline (complete_inline).
  * Each device figure is paired with a raw run just before it, ROUNDS
  * times over; the table gives the medians and the range of the ratios,
- * since a shared machine's load drifts within seconds. A first round
+ * since a shared machine's load drifts within seconds; "by CPU time"
+ * is raw's CPU time over the device's (all of the process's threads, so
+ * the completion task counts), which other work on the machine moves
+ * less than the wall clock. A first round
  * warms the two devices (their write caches' buffers, as the raw side's
  * page cache is warm) and is not counted.
  * The image lives on disk (TMPDIR), not in memory, as a user's would.
@@ -113,8 +116,9 @@ struct measure {
 	unsigned long bs, nr;
 	bool random, complete_inline;
 	int depth;
-	/* per round: rates (per second) and device/raw in per mille */
-	u64 raw[ROUNDS], dev[ROUNDS], ratio[ROUNDS];
+	/* per round: rates (per second), device/raw in per mille by the
+	 * wall clock and by the process's CPU time */
+	u64 raw[ROUNDS], dev[ROUNDS], ratio[ROUNDS], cpu_ratio[ROUNDS];
 };
 
 static struct measure measures[] = {
@@ -129,14 +133,19 @@ static struct measure measures[] = {
 /* round < 0: warming up, not counted. */
 static void measure_once(struct kshim_bdev *kb, struct measure *m, int round)
 {
-	u64 raw_ns, dev_ns;
+	u64 raw_ns, dev_ns, raw_cpu, dev_cpu;
 
+	raw_cpu = kshim_host_cpu_ns();
 	raw_ns = kshim_host_image_raw_writes(img, IMG_SIZE, m->bs, m->nr,
 					     m->random, 7 + round);
+	dev_cpu = kshim_host_cpu_ns();
+	raw_cpu = dev_cpu - raw_cpu;
 	dev_ns = device_writes(kshim_bdev_bdev(kb), m->bs, m->nr, m->random,
 			       m->depth);
+	dev_cpu = kshim_host_cpu_ns() - dev_cpu;
 	if (round < 0)
 		return;
+	m->cpu_ratio[round] = raw_cpu * 1000 / (dev_cpu ? dev_cpu : 1);
 	m->raw[round] = m->nr * NSEC_PER_SEC / (raw_ns ? raw_ns : 1);
 	m->dev[round] = m->nr * NSEC_PER_SEC / (dev_ns ? dev_ns : 1);
 	m->ratio[round] = raw_ns * 1000 / (dev_ns ? dev_ns : 1);
@@ -144,7 +153,7 @@ static void measure_once(struct kshim_bdev *kb, struct measure *m, int round)
 
 static void report(struct measure *m)
 {
-	u64 lo = m->ratio[0], hi = m->ratio[0], raw, dev, ratio;
+	u64 lo = m->ratio[0], hi = m->ratio[0], raw, dev, ratio, cpu;
 	const char *how = m->complete_inline ? "inline" : "queued";
 	int r;
 
@@ -155,18 +164,23 @@ static void report(struct measure *m)
 	raw = median(m->raw);
 	dev = median(m->dev);
 	ratio = median(m->ratio);
+	cpu = median(m->cpu_ratio);
 	if (m->bs >= (1 << 20))
-		kshim_info("%-30s %s  raw pwrite %6llu MB/s  device %6llu MB/s  device/raw %3llu%% (%llu-%llu%%)\n",
+		kshim_info("%-30s %s  raw pwrite %6llu MB/s  device %6llu MB/s  device/raw %3llu%% (%llu-%llu%%), by CPU time %3llu%%\n",
 			   m->what, how, raw * m->bs / 1000000,
-			   dev * m->bs / 1000000, ratio / 10, lo / 10, hi / 10);
+			   dev * m->bs / 1000000, ratio / 10, lo / 10, hi / 10,
+			   cpu / 10);
 	else
-		kshim_info("%-30s %s  raw pwrite %8llu/s  device %8llu/s  device/raw %3llu%% (%llu-%llu%%)\n",
-			   m->what, how, raw, dev, ratio / 10, lo / 10, hi / 10);
+		kshim_info("%-30s %s  raw pwrite %8llu/s  device %8llu/s  device/raw %3llu%% (%llu-%llu%%), by CPU time %3llu%%\n",
+			   m->what, how, raw, dev, ratio / 10, lo / 10, hi / 10,
+			   cpu / 10);
 }
 
 static void bench_throughput(void)
 {
 	struct kshim_bdev_config cfg = { .path = img, .queue_depth = 32 };
+	/* BENCH_BDEV_ONLY=N: only the Nth figure (0-5), for a profile. */
+	const char *only = kshim_host_getenv("BENCH_BDEV_ONLY");
 	struct kshim_bdev *kb[2];
 	unsigned int i;
 	int r;
@@ -184,8 +198,9 @@ static void bench_throughput(void)
 	}
 	for (r = -1; r < ROUNDS; r++)
 		for (i = 0; i < ARRAY_SIZE(measures); i++)
-			measure_once(kb[measures[i].complete_inline],
-				     &measures[i], r);
+			if (!only || only[0] - '0' == (int)i)
+				measure_once(kb[measures[i].complete_inline],
+					     &measures[i], r);
 	kshim_info("bench_bdev: %s backend, image %llu MiB in %s, %d rounds after one to warm up: median (range) of device/raw, each device run paired with a raw run just before it\n",
 		   kshim_sched->name, IMG_SIZE >> 20, img, ROUNDS);
 	for (i = 0; i < ARRAY_SIZE(measures); i++)
