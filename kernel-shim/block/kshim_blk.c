@@ -12,6 +12,14 @@
  * completes in submission order; with jitter, it may be reordered as on
  * a real device. Data moves when the I/O is served, as DMA would.
  *
+ * A device opened with complete_inline serves an I/O in the submitting
+ * task when that order could not differ: no latency model, no fault
+ * rule, nothing queued (kshim_blk_inline()). It ends the bio in hard-irq
+ * context all the same, as if the interrupt came at once on the
+ * submitter's CPU. That is how the kernel's brd completes its bios
+ * (in process context, though), so kernel code copes with an end_io
+ * called from inside submit_bio().
+ *
  * Faked here instead of compiled from block/blk-core.c, blk-flush.c,
  * genhd.c (see docs/FAKES.md): submit_bio(), submit_bio_noacct(),
  * blk_status_to_errno(), errno_to_blk_status(), blkdev_issue_flush(),
@@ -137,7 +145,8 @@ static blk_status_t kshim_blk_serve(struct kshim_bdev *kb,
 		if (!bio->bi_iter.bi_size)
 			break;			/* an empty flush */
 		/* The cache record itself: filled once, then owned by it. */
-		bounce = kshim_host_disk_wbuf_alloc(bio->bi_iter.bi_size);
+		bounce = kshim_host_disk_wbuf_alloc(kb->disk,
+						    bio->bi_iter.bi_size);
 		err = bounce ? bio_do_data(kb, bio, bounce) : -ENOMEM;
 		break;
 	case REQ_OP_READ:
@@ -155,15 +164,13 @@ out:
 }
 
 /* End the bio as the interrupt handler of a real device would. */
-static void kshim_blk_end(struct kshim_bdev *kb, struct kshim_blk_req *rq,
-			  blk_status_t status)
+static void kshim_blk_end(struct kshim_bdev *kb, struct bio *bio,
+			  u64 submit_ns, blk_status_t status)
 {
-	struct bio *bio = rq->bio;
-	u64 lat = kshim_clock_ns() - rq->submit_ns;
+	u64 lat = kshim_clock_ns() - submit_ns;
 	int left;
 
 	kshim_blk_account(kb, bio, status, lat);
-	kfree(rq);
 	local_irq_disable();
 	__preempt_count_add(HARDIRQ_OFFSET);
 	bio->bi_status = status;
@@ -192,8 +199,9 @@ static void kshim_blk_complete_main(void *arg)
 	for (;;) {
 		struct kshim_blk_req *rq;
 		blk_status_t status;
+		struct bio *bio;
+		u64 now, submit_ns;
 		u32 gen;
-		u64 now;
 
 		spin_lock(&kb->lock);
 		kb->waiting = false;
@@ -223,7 +231,10 @@ static void kshim_blk_complete_main(void *arg)
 		mutex_lock(&kb->serve_lock);
 		status = kshim_blk_serve(kb, rq);
 		mutex_unlock(&kb->serve_lock);
-		kshim_blk_end(kb, rq, status);
+		bio = rq->bio;
+		submit_ns = rq->submit_ns;
+		kfree(rq);
+		kshim_blk_end(kb, bio, submit_ns, status);
 	}
 }
 
@@ -280,6 +291,34 @@ static blk_status_t kshim_blk_check(struct kshim_bdev *kb, struct bio *bio)
 	return BLK_STS_OK;
 }
 
+/*
+ * complete_inline: serve the bio and end it here, in the submitter, as
+ * long as nothing could have delayed or reordered it on the queued path
+ * (no latency model, checked at open; no fault rule; nothing queued
+ * ahead of it). False, having done nothing, otherwise. The bio holds a
+ * slot. The observer sees it first, as on the queued path.
+ */
+static bool kshim_blk_inline(struct kshim_bdev *kb, struct bio *bio)
+{
+	struct kshim_blk_req rq = { .bio = bio, .status = BLK_STS_OK };
+
+	rq.submit_ns = kshim_clock_ns();
+	spin_lock(&kb->lock);
+	if (!list_empty(&kb->faults) || !list_empty(&kb->queue) || kb->dead) {
+		spin_unlock(&kb->lock);
+		return false;
+	}
+	if (kb->observer)
+		kb->observer(kb->observer_priv, bio);
+	spin_unlock(&kb->lock);
+	/* As the completion task does: a crash waits for this I/O. */
+	mutex_lock(&kb->serve_lock);
+	rq.status = kshim_blk_serve(kb, &rq);
+	mutex_unlock(&kb->serve_lock);
+	kshim_blk_end(kb, bio, rq.submit_ns, rq.status);
+	return true;
+}
+
 static bool take_slot(struct kshim_bdev *kb)
 {
 	return atomic_add_unless(&kb->inflight, 1, kb->queue_depth);
@@ -307,6 +346,8 @@ void submit_bio_noacct(struct bio *bio)
 		wait_event(kb->slot_wait, take_slot(kb));
 	}
 	kshim_blk_note_depth(kb, atomic_read(&kb->inflight));
+	if (kb->complete_inline && kshim_blk_inline(kb, bio))
+		return;
 
 	rq = kmalloc(sizeof(*rq), GFP_NOIO | __GFP_NOFAIL);
 	rq->bio = bio;
@@ -537,6 +578,8 @@ struct kshim_bdev *kshim_bdev_open(const struct kshim_bdev_config *cfg)
 	kb->queue_depth = cfg->queue_depth ? cfg->queue_depth : 64;
 	kb->wake_batch = clamp(kb->queue_depth / 8, 1U, 8U);
 	kb->latency = cfg->latency;
+	kb->complete_inline = cfg->complete_inline && !cfg->latency.base_ns &&
+			      !cfg->latency.jitter_ns && !cfg->latency.slow_ppm;
 	kb->rng = kshim_seed() ^ (0x9E3779B97F4A7C15ULL * (idx + 1));
 	spin_lock_init(&kb->lock);
 	mutex_init(&kb->serve_lock);

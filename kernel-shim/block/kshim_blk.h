@@ -35,6 +35,7 @@ struct kshim_bdev {
 	u32 gen;			/* bumped on every change: wakes task */
 	bool dead, stopping;
 	bool waiting;			/* the completion task sleeps on gen */
+	bool complete_inline;		/* asked for, and no latency model */
 	struct mutex serve_lock;	/* held while one I/O is performed */
 	struct list_head faults;
 	int next_fault_id;

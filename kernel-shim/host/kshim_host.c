@@ -193,6 +193,14 @@ unsigned long long kshim_host_clock_ns(void)
 	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
 }
 
+unsigned long long kshim_host_cpu_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
 void kshim_host_sleep_ns(unsigned long long ns)
 {
 	struct timespec ts = {

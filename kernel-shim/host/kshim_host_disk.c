@@ -36,8 +36,66 @@ struct rec {
 	struct rec *next;
 	uint64_t off;
 	uint64_t len;
+	uint64_t cap;		/* bytes allocated for data */
 	unsigned char data[];
 };
+
+/*
+ * Record buffers are kept for reuse rather than freed, by size in 4 KiB
+ * steps up to 1 MiB: the host (glibc) hands freed memory back once the
+ * cache empties, and memory fresh from the host is faulted in page by
+ * page on the copy into it, which cost more than the copy itself
+ * (bench_bdev). Kept at most d->pool_limit bytes: the cache's own bound,
+ * so a device holds at most twice that, and keeps what it once held.
+ */
+#define POOL_STEP	4096u
+
+static int pool_class(uint64_t len)
+{
+	if (!len || len % POOL_STEP || len > KSHIM_DISK_POOL_CLASSES * POOL_STEP)
+		return -1;
+	return len / POOL_STEP - 1;
+}
+
+/*
+ * Called with d->lock held. A full pool makes room by freeing buffers of
+ * other sizes, largest first: the sizes in use now are the ones to keep.
+ */
+static void rec_free(struct kshim_disk *d, struct rec *r)
+{
+	int c = pool_class(r->cap), o;
+
+	for (o = KSHIM_DISK_POOL_CLASSES - 1;
+	     c >= 0 && o >= 0 && d->pool_bytes + r->cap > d->pool_limit; o--)
+		while (o != c && d->pool[o] &&
+		       d->pool_bytes + r->cap > d->pool_limit) {
+			struct rec *e = d->pool[o];
+
+			d->pool[o] = e->next;
+			d->pool_bytes -= e->cap;
+			free(e);
+		}
+	if (c < 0 || d->pool_bytes + r->cap > d->pool_limit) {
+		free(r);
+		return;
+	}
+	r->next = d->pool[c];
+	d->pool[c] = r;
+	d->pool_bytes += r->cap;
+}
+
+/* Called with d->lock held: a kept buffer of len bytes, or NULL. */
+static struct rec *rec_reuse(struct kshim_disk *d, uint64_t len)
+{
+	int c = pool_class(len);
+	struct rec *r;
+
+	if (c < 0 || !(r = d->pool[c]))
+		return NULL;
+	d->pool[c] = r->next;
+	d->pool_bytes -= r->cap;
+	return r;
+}
 
 static uint64_t hash64(uint64_t x)
 {
@@ -48,63 +106,44 @@ static uint64_t hash64(uint64_t x)
 }
 
 /*
- * Sector index: open addressing with linear probing and backward-shift
- * deletion (no tombstones). key is sector + 1 (0 marks an empty slot).
+ * The index: one slot per 4 KiB chunk of the device (a 512-byte-sector
+ * device has eight sectors in a chunk), found by open addressing with
+ * linear probing and backward-shift deletion (no tombstones). key is
+ * chunk + 1 (0 marks an empty slot). mask says which of the chunk's
+ * sectors are cached. While one record is the newest for all of them
+ * (every write of whole 4 KiB blocks), rec names it; once they differ,
+ * sub names the newest per sector. Per chunk rather than per sector: a
+ * 1 MiB write is 256 index updates, not 2048.
  */
-static struct slot *index_find(struct kshim_disk *d, uint64_t sector)
+#define CHUNK_SHIFT	12
+
+static unsigned int chunk_sectors(const struct kshim_disk *d)
 {
-	uint64_t mask = d->nslots - 1, i = hash64(sector) & mask;
+	return (1u << CHUNK_SHIFT) / d->sector_size;
+}
+
+static struct slot *index_find(struct kshim_disk *d, uint64_t chunk)
+{
+	uint64_t mask = d->nslots - 1, i = hash64(chunk) & mask;
 
 	for (;; i = (i + 1) & mask) {
 		if (!d->slots[i].key)
 			return NULL;
-		if (d->slots[i].key == sector + 1)
+		if (d->slots[i].key == chunk + 1)
 			return &d->slots[i];
 	}
 }
 
-static int index_grow(struct kshim_disk *d);
-
-static int index_set(struct kshim_disk *d, uint64_t sector, struct rec *r)
+/* Put a slot known to be absent into the table; no growing. */
+static struct slot *index_place(struct kshim_disk *d, const struct slot *src)
 {
-	uint64_t mask, i;
+	uint64_t mask = d->nslots - 1, i;
 
-	if ((d->nused + 1) * 4 > d->nslots * 3 && index_grow(d))
-		return -ENOMEM;
-	mask = d->nslots - 1;
-	for (i = hash64(sector) & mask;; i = (i + 1) & mask) {
-		if (!d->slots[i].key) {
-			d->slots[i].key = sector + 1;
-			d->slots[i].rec = r;
-			d->nused++;
-			return 0;
-		}
-		if (d->slots[i].key == sector + 1) {
-			d->slots[i].rec = r;
-			return 0;
-		}
-	}
-}
-
-static void index_del(struct kshim_disk *d, struct slot *s)
-{
-	uint64_t mask = d->nslots - 1, i = s - d->slots, j = i, home;
-
-	for (;;) {
-		j = (j + 1) & mask;
-		if (!d->slots[j].key)
-			break;
-		home = hash64(d->slots[j].key - 1) & mask;
-		/* Move j back to the hole at i unless its home lies in (i, j]. */
-		if ((j > i && (home <= i || home > j)) ||
-		    (j < i && (home <= i && home > j))) {
-			d->slots[i] = d->slots[j];
-			i = j;
-		}
-	}
-	d->slots[i].key = 0;
-	d->slots[i].rec = NULL;
-	d->nused--;
+	for (i = hash64(src->key - 1) & mask; d->slots[i].key; i = (i + 1) & mask)
+		;
+	d->slots[i] = *src;
+	d->nused++;
+	return &d->slots[i];
 }
 
 static int index_grow(struct kshim_disk *d)
@@ -121,8 +160,99 @@ static int index_grow(struct kshim_disk *d)
 	d->nused = 0;
 	for (i = 0; i < n; i++)
 		if (old[i].key)
-			index_set(d, old[i].key - 1, old[i].rec);
+			index_place(d, &old[i]);
 	free(old);
+	return 0;
+}
+
+/* The chunk's slot, made empty if there was none; NULL if out of memory. */
+static struct slot *index_get(struct kshim_disk *d, uint64_t chunk)
+{
+	struct slot *sl = index_find(d, chunk), fresh = { .key = chunk + 1 };
+
+	if (sl)
+		return sl;
+	if ((d->nused + 1) * 4 > d->nslots * 3 && index_grow(d))
+		return NULL;
+	return index_place(d, &fresh);
+}
+
+static void index_del(struct kshim_disk *d, struct slot *s)
+{
+	uint64_t mask = d->nslots - 1, i = s - d->slots, j = i, home;
+
+	free(s->sub);
+	for (;;) {
+		j = (j + 1) & mask;
+		if (!d->slots[j].key)
+			break;
+		home = hash64(d->slots[j].key - 1) & mask;
+		/* Move j back to the hole at i unless its home lies in (i, j]. */
+		if ((j > i && (home <= i || home > j)) ||
+		    (j < i && (home <= i && home > j))) {
+			d->slots[i] = d->slots[j];
+			i = j;
+		}
+	}
+	memset(&d->slots[i], 0, sizeof(d->slots[i]));
+	d->nused--;
+}
+
+/* The newest cached record for sector i of the slot's chunk, or NULL. */
+static struct rec *slot_rec(const struct slot *sl, unsigned int i)
+{
+	if (!(sl->mask & (1u << i)))
+		return NULL;
+	return sl->sub ? sl->sub[i] : sl->rec;
+}
+
+/* For each chunk r covers: the chunk, and the mask of r's sectors in it. */
+#define for_each_rec_chunk(d, r, chunk, bits)				\
+	for (uint64_t _s = (r)->off / (d)->sector_size,			\
+		      _e = ((r)->off + (r)->len) / (d)->sector_size,	\
+		      _spc = chunk_sectors(d), _n;			\
+	     _s < _e && ((chunk) = _s / _spc,				\
+			 _n = _spc - _s % _spc,				\
+			 _n = _n < _e - _s ? _n : _e - _s,		\
+			 (bits) = ((1u << _n) - 1) << (_s % _spc), 1);	\
+	     _s += _n)
+
+/* r becomes the newest record for every sector it covers. */
+static int index_rec(struct kshim_disk *d, struct rec *r)
+{
+	uint64_t chunk;
+	uint32_t bits;
+
+	for_each_rec_chunk(d, r, chunk, bits) {
+		struct slot *sl = index_get(d, chunk);
+		unsigned int i;
+
+		if (!sl)
+			return -ENOMEM;
+		if (sl->sub && bits == (1u << chunk_sectors(d)) - 1) {
+			free(sl->sub);
+			sl->sub = NULL;
+		}
+		if (!sl->sub && (sl->rec == r || !(sl->mask & ~bits))) {
+			sl->rec = r;
+			sl->mask |= bits;
+			continue;
+		}
+		if (!sl->sub) {
+			struct rec **sub = calloc(chunk_sectors(d), sizeof(*sub));
+
+			if (!sub)
+				return -ENOMEM;
+			for (i = 0; i < chunk_sectors(d); i++)
+				sub[i] = slot_rec(sl, i);
+			sl->sub = sub;
+			sl->rec = NULL;
+		}
+		for (i = 0; i < chunk_sectors(d); i++)
+			if (bits & (1u << i))
+				sl->sub[i] = r;
+		sl->mask |= bits;
+	}
 	return 0;
 }
 
@@ -169,13 +299,26 @@ static int pread_all(int fd, void *buf, uint64_t len, uint64_t off)
 /* Forget r's sectors in the index where r is still the newest. */
 static void unindex_rec(struct kshim_disk *d, struct rec *r)
 {
-	uint64_t s;
+	uint64_t chunk;
+	uint32_t bits;
 
-	for (s = r->off / d->sector_size; s < (r->off + r->len) / d->sector_size;
-	     s++) {
-		struct slot *sl = index_find(d, s);
+	for_each_rec_chunk(d, r, chunk, bits) {
+		struct slot *sl = index_find(d, chunk);
+		unsigned int i;
 
-		if (sl && sl->rec == r)
+		if (!sl)
+			continue;
+		if (!sl->sub) {
+			if (sl->rec == r)
+				sl->mask &= ~bits;
+		} else {
+			for (i = 0; i < chunk_sectors(d); i++)
+				if ((bits & (1u << i)) && sl->sub[i] == r) {
+					sl->sub[i] = NULL;
+					sl->mask &= ~(1u << i);
+				}
+		}
+		if (!sl->mask)
 			index_del(d, sl);
 	}
 }
@@ -201,7 +344,7 @@ static int writeback_oldest(struct kshim_disk *d)
 	struct rec *r = pop_oldest(d);
 	int err = pwrite_all(d->fd, r->data, r->len, r->off);
 
-	free(r);
+	rec_free(d, r);
 	return err;
 }
 
@@ -276,6 +419,7 @@ int kshim_host_disk_open(const char *path, unsigned long long size,
 	d->size = size;
 	d->sector_size = sector_size;
 	d->cache_limit = cache_bytes;
+	d->pool_limit = cache_bytes ? cache_bytes : 64ULL << 20;
 	d->nslots = 1024;
 	d->slots = calloc(d->nslots, sizeof(*d->slots));
 	d->log_fd = -1;
@@ -293,6 +437,8 @@ int kshim_host_disk_open(const char *path, unsigned long long size,
 
 void kshim_host_disk_close(struct kshim_disk *d)
 {
+	uint64_t i;
+
 	if (!d)
 		return;
 	pthread_mutex_lock(&d->lock);
@@ -301,6 +447,22 @@ void kshim_host_disk_close(struct kshim_disk *d)
 	kshim_host_disk_log_stop(d);
 	close(d->fd);
 	pthread_mutex_destroy(&d->lock);
+	/* Left only if writing back failed. */
+	for (i = 0; i < d->nslots; i++)
+		free(d->slots[i].sub);
+	while (d->head) {
+		struct rec *r = d->head;
+
+		d->head = r->next;
+		free(r);
+	}
+	for (i = 0; i < KSHIM_DISK_POOL_CLASSES; i++)
+		while (d->pool[i]) {
+			struct rec *r = d->pool[i];
+
+			d->pool[i] = r->next;
+			free(r);
+		}
 	free(d->slots);
 	free(d->path);
 	free(d);
@@ -315,29 +477,44 @@ int kshim_host_disk_read(struct kshim_disk *d, unsigned long long off,
 			 void *buf, unsigned long len)
 {
 	unsigned char *p = buf;
-	uint64_t s, first = off / d->sector_size;
+	uint64_t s, first = off / d->sector_size, end = first + len / d->sector_size;
+	unsigned int spc = chunk_sectors(d);
 	int err;
 
 	pthread_mutex_lock(&d->lock);
 	err = pread_all(d->fd, buf, len, off);
-	for (s = first; !err && d->nused && s < first + len / d->sector_size;
-	     s++) {
-		struct slot *sl = index_find(d, s);
+	for (s = first; !err && d->nused && s < end;
+	     s = (s / spc + 1) * spc) {
+		struct slot *sl = index_find(d, s / spc);
+		uint64_t t;
 
-		if (sl)
-			memcpy(p + (s - first) * d->sector_size,
-			       sl->rec->data + (s * d->sector_size - sl->rec->off),
-			       d->sector_size);
+		for (t = s; sl && t < end && t < (s / spc + 1) * spc; t++) {
+			struct rec *r = slot_rec(sl, t % spc);
+
+			if (r)
+				memcpy(p + (t - first) * d->sector_size,
+				       r->data + (t * d->sector_size - r->off),
+				       d->sector_size);
+		}
 	}
 	pthread_mutex_unlock(&d->lock);
 	return err;
 }
 
-void *kshim_host_disk_wbuf_alloc(unsigned long len)
+void *kshim_host_disk_wbuf_alloc(struct kshim_disk *d, unsigned long len)
 {
-	struct rec *r = malloc(sizeof(*r) + len);
+	struct rec *r;
 
-	return r ? r->data : NULL;
+	pthread_mutex_lock(&d->lock);
+	r = rec_reuse(d, len);
+	pthread_mutex_unlock(&d->lock);
+	if (!r) {
+		r = malloc(sizeof(*r) + len);
+		if (!r)
+			return NULL;
+		r->cap = len;
+	}
+	return r->data;
 }
 
 static struct rec *wbuf_rec(void *wbuf)
@@ -345,17 +522,19 @@ static struct rec *wbuf_rec(void *wbuf)
 	return (struct rec *)((char *)wbuf - offsetof(struct rec, data));
 }
 
-void kshim_host_disk_wbuf_free(void *wbuf)
+void kshim_host_disk_wbuf_free(struct kshim_disk *d, void *wbuf)
 {
-	if (wbuf)
-		free(wbuf_rec(wbuf));
+	if (!wbuf)
+		return;
+	pthread_mutex_lock(&d->lock);
+	rec_free(d, wbuf_rec(wbuf));
+	pthread_mutex_unlock(&d->lock);
 }
 
 int kshim_host_disk_write_wbuf(struct kshim_disk *d, unsigned long long off,
 			       void *wbuf, unsigned long len, int fua)
 {
 	struct rec *r = wbuf_rec(wbuf), *prev = NULL, *o;
-	uint64_t s;
 	int err = 0;
 
 	pthread_mutex_lock(&d->lock);
@@ -376,18 +555,16 @@ int kshim_host_disk_write_wbuf(struct kshim_disk *d, unsigned long long off,
 		if (!err)
 			kshim_host_disk_log_append(d, KSHIM_LOG_WRITE,
 						   KSHIM_LOG_FUA, off, len, wbuf);
-		free(r);
+		rec_free(d, r);
 		goto out;
 	}
 	r->next = NULL;
 	r->off = off;
 	r->len = len;
-	for (s = off / d->sector_size; !err && s < (off + len) / d->sector_size;
-	     s++)
-		err = index_set(d, s, r);
+	err = index_rec(d, r);
 	if (err) {
 		unindex_rec(d, r);
-		free(r);
+		rec_free(d, r);
 		goto out;
 	}
 	if (d->tail)
@@ -411,7 +588,7 @@ out:
 int kshim_host_disk_write(struct kshim_disk *d, unsigned long long off,
 			  const void *buf, unsigned long len, int fua)
 {
-	void *wbuf = kshim_host_disk_wbuf_alloc(len);
+	void *wbuf = kshim_host_disk_wbuf_alloc(d, len);
 
 	if (!wbuf)
 		return -ENOMEM;
@@ -474,7 +651,7 @@ int kshim_host_disk_crash(struct kshim_disk *d, enum kshim_crash_mode mode,
 				fprintf(stderr, "kshim crash: off %llu len %llu lost\n",
 					(unsigned long long)r->off,
 					(unsigned long long)r->len);
-			free(r);
+			rec_free(d, r);
 			continue;
 		}
 		if (mode == KSHIM_CRASH_TEAR && n > 1 && (pick & 2)) {
@@ -489,7 +666,7 @@ int kshim_host_disk_crash(struct kshim_disk *d, enum kshim_crash_mode mode,
 		rs.kept++;
 		if (!err)
 			err = pwrite_all(d->fd, r->data, len, r->off);
-		free(r);
+		rec_free(d, r);
 	}
 	pthread_mutex_unlock(&d->lock);
 	if (res)

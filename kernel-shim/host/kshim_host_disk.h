@@ -9,9 +9,14 @@
 
 struct rec;
 
+#define KSHIM_DISK_POOL_CLASSES	256	/* 4 KiB to 1 MiB, by 4 KiB */
+
+/* One 4 KiB chunk of the device in the cache's index (kshim_host_disk.c). */
 struct slot {
-	uint64_t key;		/* sector + 1; 0: empty */
-	struct rec *rec;	/* newest cached write covering the sector */
+	uint64_t key;		/* chunk + 1; 0: empty */
+	struct rec *rec;	/* newest write of each cached sector, */
+	struct rec **sub;	/* or, when they differ, of sector i */
+	uint32_t mask;		/* the chunk's sectors that are cached */
 };
 
 struct log_index {
@@ -33,6 +38,9 @@ struct kshim_disk {
 	uint64_t pressure_writebacks;
 	struct slot *slots;
 	uint64_t nslots, nused;
+	/* Record buffers kept for reuse, by size (kshim_host_disk.c). */
+	struct rec *pool[KSHIM_DISK_POOL_CLASSES];
+	uint64_t pool_bytes, pool_limit;
 
 	/* The write log: a file (memfd when kept in memory) and its index. */
 	int log_fd;

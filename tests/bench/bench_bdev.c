@@ -6,7 +6,17 @@
  *  - 4 KiB random writes per second, waited for one at a time (queue
  *    depth 1) and kept 32 deep, plus the flush that writes the cache
  *    back (the device's cost includes the image write, as raw does);
- *  - sequential 1 MiB writes in MB/s, the same way.
+ *  - sequential 1 MiB writes in MB/s, the same way;
+ * each on a device that queues every I/O for its completion task (the
+ * default) and on one that completes inline (complete_inline).
+ * Each device figure is paired with a raw run just before it, ROUNDS
+ * times over; the table gives the medians and the range of the ratios,
+ * since a shared machine's load drifts within seconds; "by CPU time"
+ * is raw's CPU time over the device's (all of the process's threads, so
+ * the completion task counts), which other work on the machine moves
+ * less than the wall clock. A first round
+ * warms the two devices (their write caches' buffers, as the raw side's
+ * page cache is warm) and is not counted.
  * The image lives on disk (TMPDIR), not in memory, as a user's would.
  * Run it in the parallel backend: the deterministic one serialises the
  * completion task with the submitter by design.
@@ -16,6 +26,7 @@
 #include <linux/completion.h>
 #include <linux/mm.h>
 #include <linux/slab.h>
+#include <linux/sort.h>
 #include <linux/string.h>
 #include <linux/err.h>
 #include <kshim/bdev.h>
@@ -26,8 +37,9 @@
 #include <kshim/sched.h>
 
 #define IMG_SIZE	(256ULL << 20)
-#define NR_RANDOM	50000
-#define NR_SEQ		256		/* 1 MiB each: 256 MiB */
+#define NR_RANDOM	20000
+#define NR_SEQ		1024		/* 1 MiB each: 1 GiB, 4 times over the image */
+#define ROUNDS		5
 
 static char img[256];
 static atomic_t outstanding;
@@ -86,46 +98,117 @@ static u64 device_writes(struct block_device *bdev, unsigned long bs,
 	return t0;
 }
 
-static void report(const char *what, unsigned long nr, unsigned long bs,
-		   u64 raw_ns, u64 dev_ns)
+static int cmp_u64(const void *a, const void *b)
 {
-	u64 raw_rate = nr * NSEC_PER_SEC / (raw_ns ? raw_ns : 1);
-	u64 dev_rate = nr * NSEC_PER_SEC / (dev_ns ? dev_ns : 1);
+	u64 x = *(const u64 *)a, y = *(const u64 *)b;
 
-	if (bs >= (1 << 20))
-		kshim_info("%-34s raw pwrite %6llu MB/s   device %6llu MB/s   device/raw %3llu%%\n",
-			   what, raw_rate * bs / 1000000, dev_rate * bs / 1000000,
-			   dev_rate * 100 / (raw_rate ? raw_rate : 1));
+	return x < y ? -1 : x > y;
+}
+
+static u64 median(u64 *v)
+{
+	sort(v, ROUNDS, sizeof(*v), cmp_u64, NULL);
+	return v[ROUNDS / 2];
+}
+
+struct measure {
+	const char *what;
+	unsigned long bs, nr;
+	bool random, complete_inline;
+	int depth;
+	/* per round: rates (per second), device/raw in per mille by the
+	 * wall clock and by the process's CPU time */
+	u64 raw[ROUNDS], dev[ROUNDS], ratio[ROUNDS], cpu_ratio[ROUNDS];
+};
+
+static struct measure measures[] = {
+	{ "4 KiB random writes, QD1", 4096, NR_RANDOM, true, false, 1 },
+	{ "4 KiB random writes, QD32", 4096, NR_RANDOM, true, false, 32 },
+	{ "1 MiB sequential writes, QD32", 1 << 20, NR_SEQ, false, false, 32 },
+	{ "4 KiB random writes, QD1", 4096, NR_RANDOM, true, true, 1 },
+	{ "4 KiB random writes, QD32", 4096, NR_RANDOM, true, true, 32 },
+	{ "1 MiB sequential writes, QD32", 1 << 20, NR_SEQ, false, true, 32 },
+};
+
+/* round < 0: warming up, not counted. */
+static void measure_once(struct kshim_bdev *kb, struct measure *m, int round)
+{
+	u64 raw_ns, dev_ns, raw_cpu, dev_cpu;
+
+	raw_cpu = kshim_host_cpu_ns();
+	raw_ns = kshim_host_image_raw_writes(img, IMG_SIZE, m->bs, m->nr,
+					     m->random, 7 + round);
+	dev_cpu = kshim_host_cpu_ns();
+	raw_cpu = dev_cpu - raw_cpu;
+	dev_ns = device_writes(kshim_bdev_bdev(kb), m->bs, m->nr, m->random,
+			       m->depth);
+	dev_cpu = kshim_host_cpu_ns() - dev_cpu;
+	if (round < 0)
+		return;
+	m->cpu_ratio[round] = raw_cpu * 1000 / (dev_cpu ? dev_cpu : 1);
+	m->raw[round] = m->nr * NSEC_PER_SEC / (raw_ns ? raw_ns : 1);
+	m->dev[round] = m->nr * NSEC_PER_SEC / (dev_ns ? dev_ns : 1);
+	m->ratio[round] = raw_ns * 1000 / (dev_ns ? dev_ns : 1);
+}
+
+static void report(struct measure *m)
+{
+	u64 lo = m->ratio[0], hi = m->ratio[0], raw, dev, ratio, cpu;
+	const char *how = m->complete_inline ? "inline" : "queued";
+	int r;
+
+	for (r = 1; r < ROUNDS; r++) {
+		lo = min(lo, m->ratio[r]);
+		hi = max(hi, m->ratio[r]);
+	}
+	raw = median(m->raw);
+	dev = median(m->dev);
+	ratio = median(m->ratio);
+	cpu = median(m->cpu_ratio);
+	if (m->bs >= (1 << 20))
+		kshim_info("%-30s %s  raw pwrite %6llu MB/s  device %6llu MB/s  device/raw %3llu%% (%llu-%llu%%), by CPU time %3llu%%\n",
+			   m->what, how, raw * m->bs / 1000000,
+			   dev * m->bs / 1000000, ratio / 10, lo / 10, hi / 10,
+			   cpu / 10);
 	else
-		kshim_info("%-34s raw pwrite %8llu/s   device %8llu/s   device/raw %3llu%%\n",
-			   what, raw_rate, dev_rate,
-			   dev_rate * 100 / (raw_rate ? raw_rate : 1));
+		kshim_info("%-30s %s  raw pwrite %8llu/s  device %8llu/s  device/raw %3llu%% (%llu-%llu%%), by CPU time %3llu%%\n",
+			   m->what, how, raw, dev, ratio / 10, lo / 10, hi / 10,
+			   cpu / 10);
 }
 
 static void bench_throughput(void)
 {
 	struct kshim_bdev_config cfg = { .path = img, .queue_depth = 32 };
-	struct kshim_bdev *kb;
-	u64 raw_rand, raw_seq, qd1, qd32, seq;
+	/* BENCH_BDEV_ONLY=N: only the Nth figure (0-5), for a profile. */
+	const char *only = kshim_host_getenv("BENCH_BDEV_ONLY");
+	struct kshim_bdev *kb[2];
+	unsigned int i;
+	int r;
 
 	KSHIM_ASSERT_EQ_FATAL(kshim_host_image_create(img, sizeof(img),
 						      IMG_SIZE, 0), 0);
 	/* Warm the file's page cache once, so both sides start alike. */
-	kshim_host_image_raw_writes(img, IMG_SIZE, 1 << 20, NR_SEQ, 0, 1);
-	kb = kshim_bdev_open(&cfg);
-	KSHIM_ASSERT_FATAL(!IS_ERR(kb));
-	raw_rand = kshim_host_image_raw_writes(img, IMG_SIZE, 4096, NR_RANDOM, 1, 7);
-	qd1 = device_writes(kshim_bdev_bdev(kb), 4096, NR_RANDOM, true, 1);
-	qd32 = device_writes(kshim_bdev_bdev(kb), 4096, NR_RANDOM, true, 32);
-	raw_seq = kshim_host_image_raw_writes(img, IMG_SIZE, 1 << 20, NR_SEQ, 0, 1);
-	seq = device_writes(kshim_bdev_bdev(kb), 1 << 20, NR_SEQ, false, 32);
-	kshim_info("bench_bdev: %s backend, image %llu MiB in %s\n", kshim_sched->name,
-		   IMG_SIZE >> 20, img);
-	report("4 KiB random writes, QD1", NR_RANDOM, 4096, raw_rand, qd1);
-	report("4 KiB random writes, QD32", NR_RANDOM, 4096, raw_rand, qd32);
-	report("1 MiB sequential writes, QD32", NR_SEQ, 1 << 20, raw_seq, seq);
-	kshim_bdev_print_stats(kb);
-	kshim_bdev_close(kb);
+	kshim_host_image_raw_writes(img, IMG_SIZE, 1 << 20, IMG_SIZE >> 20, 0, 1);
+	/* Both on the one image: each measure ends with a flush, which
+	 * leaves the other's view of the file current. */
+	for (i = 0; i < 2; i++) {
+		cfg.complete_inline = i;
+		kb[i] = kshim_bdev_open(&cfg);
+		KSHIM_ASSERT_FATAL(!IS_ERR(kb[i]));
+	}
+	for (r = -1; r < ROUNDS; r++)
+		for (i = 0; i < ARRAY_SIZE(measures); i++)
+			if (!only || only[0] - '0' == (int)i)
+				measure_once(kb[measures[i].complete_inline],
+					     &measures[i], r);
+	kshim_info("bench_bdev: %s backend, image %llu MiB in %s, %d rounds after one to warm up: median (range) of device/raw, each device run paired with a raw run just before it\n",
+		   kshim_sched->name, IMG_SIZE >> 20, img, ROUNDS);
+	for (i = 0; i < ARRAY_SIZE(measures); i++)
+		report(&measures[i]);
+	for (i = 0; i < 2; i++) {
+		kshim_bdev_print_stats(kb[i]);
+		kshim_bdev_close(kb[i]);
+	}
 	kshim_host_image_remove(img);
 }
 

@@ -5,6 +5,12 @@
  * simulated power failures, the write log, fault injection, statistics,
  * and the errors a user gets for bad input. Images live in memory
  * (memfd) unless a test needs a tool to read them.
+ *
+ * The suites run twice: on devices that queue every I/O for their
+ * completion task, and ("..._inline") on devices opened with
+ * complete_inline, which serve I/O in the submitting task while no
+ * latency or fault is in play; the "inline" suite checks that fast path
+ * itself.
  */
 #include <linux/bio.h>
 #include <linux/blkdev.h>
@@ -24,11 +30,26 @@
 #define IMG_SIZE	(4ULL << 20)
 
 static char img[128];
+/* Open devices with complete_inline (the "..._inline" suites). */
+static bool inline_mode;
+
+static int inline_on(void)
+{
+	inline_mode = true;
+	return 0;
+}
+
+static int inline_off(void)
+{
+	inline_mode = false;
+	return 0;
+}
 
 static struct kshim_bdev *open_dev(unsigned int lbs, u64 size)
 {
 	struct kshim_bdev_config cfg = {
 		.path = img, .sector_size = lbs, .size = size,
+		.complete_inline = inline_mode,
 	};
 
 	return kshim_bdev_open(&cfg);
@@ -445,7 +466,8 @@ static void free_async(struct bio *bio)
 
 static void test_keep_random_keeps_only_completed_writes(void)
 {
-	struct kshim_bdev_config cfg = { .path = img };
+	struct kshim_bdev_config cfg = { .path = img,
+					 .complete_inline = inline_mode };
 	int round, kept = 0, dropped = 0;
 
 	KSHIM_ASSERT_EQ_FATAL(kshim_host_image_create(img, sizeof(img),
@@ -709,6 +731,8 @@ static void test_latency_and_queue_depth(void)
 	struct kshim_bdev_config cfg = {
 		.path = img, .queue_depth = 4,
 		.latency = { .base_ns = 100 * NSEC_PER_USEC },
+		/* Ignored: a latency model keeps the device queued. */
+		.complete_inline = inline_mode,
 	};
 	struct async_write aw[32];
 	struct bio *bios[32];
@@ -741,6 +765,198 @@ static void test_latency_and_queue_depth(void)
 		     st.lat_p95_ns >= st.lat_p50_ns);
 	kshim_bdev_print_stats(kb);
 	KSHIM_ASSERT(reads_as(kshim_bdev_bdev(kb), 0, 32 * 4096, 3));
+	drop_dev(kb);
+}
+
+/* ---- completing inline ---------------------------------------------------------------- */
+
+struct where_ended {
+	struct completion done;
+	struct task_struct *task;	/* who ran bi_end_io */
+	bool hardirq, irqs_off;
+	blk_status_t status;
+};
+
+static void where_end_io(struct bio *bio)
+{
+	struct where_ended *we = bio->bi_private;
+
+	we->task = current;
+	we->hardirq = in_hardirq();
+	we->irqs_off = irqs_disabled();
+	we->status = bio->bi_status;
+	complete(&we->done);
+}
+
+/*
+ * Write one page at off and wait for it; *we says where it ended. Ended
+ * by the submitting task (we->task == current) means inside submit_bio():
+ * the task waits from its return on. (completion_done() after the call
+ * would say so too, but reads done without the lock: TSan objects.)
+ */
+static void write_where(struct block_device *bdev, u64 off, u32 tag,
+			blk_opf_t flags, struct where_ended *we)
+{
+	struct bio *bio = bio_alloc(bdev, 1, REQ_OP_WRITE | flags, GFP_NOIO);
+	struct page *page = alloc_page(GFP_KERNEL);
+
+	fill(page_address(page), PAGE_SIZE, tag, off);
+	bio->bi_iter.bi_sector = off >> SECTOR_SHIFT;
+	__bio_add_page(bio, page, PAGE_SIZE, 0);
+	init_completion(&we->done);
+	we->task = NULL;
+	bio->bi_private = we;
+	bio->bi_end_io = where_end_io;
+	submit_bio(bio);
+	wait_for_completion(&we->done);
+	__free_page(page);
+	bio_put(bio);
+}
+
+static struct kshim_bdev *new_inline_dev(void)
+{
+	struct kshim_bdev *kb;
+
+	inline_mode = true;
+	kb = new_dev(512);
+	inline_mode = false;
+	KSHIM_ASSERT_FATAL(!IS_ERR(kb));
+	return kb;
+}
+
+static void test_inline_ends_bio_in_submitter_as_irq(void)
+{
+	struct kshim_bdev *kb = new_inline_dev();
+	struct block_device *bdev = kshim_bdev_bdev(kb);
+	struct where_ended we;
+
+	/* Ended inside submit_bio(), by the submitter, as from an IRQ. */
+	write_where(bdev, 0, 1, 0, &we);
+	KSHIM_ASSERT(we.task == current);
+	KSHIM_ASSERT(we.hardirq && we.irqs_off);
+	KSHIM_ASSERT_EQ(we.status, BLK_STS_OK);
+	KSHIM_ASSERT(reads_as(bdev, 0, PAGE_SIZE, 1));
+	drop_dev(kb);
+}
+
+static void test_inline_falls_back_with_a_fault_rule(void)
+{
+	struct kshim_bdev *kb = new_inline_dev();
+	struct block_device *bdev = kshim_bdev_bdev(kb);
+	struct kshim_fault f = { .ops = KSHIM_FAULT_READ, .start = 1 << 20,
+				 .nr_sectors = 8, .status = BLK_STS_IOERR };
+	struct where_ended we;
+
+	/* Any fault rule, even one this write does not match, sends I/O
+	 * through the queue: faults are decided in submission order. */
+	KSHIM_ASSERT(kshim_bdev_add_fault(kb, &f) >= 0);
+	write_where(bdev, 0, 2, 0, &we);
+	KSHIM_ASSERT(we.task && we.task != current);
+	KSHIM_ASSERT(we.hardirq);
+	KSHIM_ASSERT_EQ(we.status, BLK_STS_OK);
+	kshim_bdev_clear_faults(kb);
+	write_where(bdev, 0, 3, 0, &we);
+	KSHIM_ASSERT(we.task == current);
+	KSHIM_ASSERT(we.task == current);
+	KSHIM_ASSERT(reads_as(bdev, 0, PAGE_SIZE, 3));
+	drop_dev(kb);
+}
+
+static void inline_observer(void *priv, struct bio *bio)
+{
+	(*(int *)priv)++;
+}
+
+static void test_inline_flush_fua_and_stats(void)
+{
+	struct kshim_bdev *kb = new_inline_dev();
+	struct block_device *bdev = kshim_bdev_bdev(kb);
+	struct kshim_bdev_stats st;
+	struct kshim_crash_result res;
+	struct where_ended we;
+	int seen = 0;
+
+	kshim_bdev_set_observer(kb, inline_observer, &seen);
+	write_where(bdev, 0, 1, 0, &we);
+	KSHIM_ASSERT(we.task == current);
+	write_where(bdev, 4096, 2, REQ_FUA, &we);
+	KSHIM_ASSERT(we.task == current);
+	/* Durable on the image before the call returns. */
+	KSHIM_ASSERT(image_holds(4096, 4096, 2));
+	KSHIM_ASSERT(!image_holds(0, 4096, 1));
+	write_where(bdev, 8192, 3, REQ_PREFLUSH, &we);
+	KSHIM_ASSERT(we.task == current);
+	KSHIM_ASSERT(image_holds(0, 4096, 1));		/* the preflush */
+	KSHIM_ASSERT(!image_holds(8192, 4096, 3));	/* not itself */
+	write_where(bdev, 12288, 4, 0, &we);
+	KSHIM_ASSERT(we.task == current);
+	KSHIM_ASSERT(reads_as(bdev, 12288, 4096, 4));
+	KSHIM_ASSERT_EQ(seen, 5);			/* 4 writes, 1 read */
+	kshim_bdev_set_observer(kb, NULL, NULL);
+	kshim_bdev_get_stats(kb, &st);
+	KSHIM_ASSERT_EQ(st.ios[KSHIM_OP_WRITE], 4);
+	KSHIM_ASSERT_EQ(st.bytes[KSHIM_OP_WRITE], 4 * 4096);
+	KSHIM_ASSERT_EQ(st.ios[KSHIM_OP_READ], 1);
+	KSHIM_ASSERT_EQ(st.preflushes, 1);
+	KSHIM_ASSERT_EQ(st.fua_writes, 1);
+	KSHIM_ASSERT_EQ(st.errors, 0);
+	KSHIM_ASSERT_EQ(st.queue_depth_max, 1);
+	/* A power cut loses the two cached writes; I/O after it fails. */
+	KSHIM_ASSERT_EQ(kshim_bdev_crash(kb, KSHIM_CRASH_DROP_ALL, &res), 0);
+	KSHIM_ASSERT_EQ(res.cached, 2);
+	write_where(bdev, 0, 5, 0, &we);
+	KSHIM_ASSERT_EQ(we.status, BLK_STS_IOERR);
+	kshim_bdev_get_stats(kb, &st);
+	KSHIM_ASSERT_EQ(st.errors, 1);
+	kshim_bdev_close(kb);
+	KSHIM_ASSERT(image_holds(0, 4096, 1));
+	KSHIM_ASSERT(image_holds(4096, 4096, 2));
+	KSHIM_ASSERT(image_zero(8192, 8192));
+	kshim_host_image_remove(img);
+}
+
+struct inline_writer {
+	struct block_device *bdev;
+	int id;
+	struct task_struct *task;
+};
+
+/* Blocks id, id + 4, id + 8 ... of 64, each written twice, the second
+ * time with its own tag. */
+static void inline_writer_main(void *arg)
+{
+	struct inline_writer *w = arg;
+	int b;
+
+	for (b = w->id; b < 64; b += 4) {
+		KSHIM_ASSERT_EQ(write_tag(w->bdev, b * 4096, 4096, 1000, 0), 0);
+		KSHIM_ASSERT_EQ(write_tag(w->bdev, b * 4096, 4096, b, 0), 0);
+	}
+}
+
+static void test_inline_concurrent_submitters(void)
+{
+	struct kshim_bdev *kb = new_inline_dev();
+	struct inline_writer w[4];
+	struct kshim_bdev_stats st;
+	int i, b;
+
+	for (i = 0; i < 4; i++) {
+		w[i].bdev = kshim_bdev_bdev(kb);
+		w[i].id = i;
+		w[i].task = kshim_task_run(inline_writer_main, &w[i],
+					   "inline_writer", -1);
+	}
+	for (i = 0; i < 4; i++)
+		kshim_task_join(w[i].task);
+	KSHIM_ASSERT_EQ(blkdev_issue_flush(kshim_bdev_bdev(kb)), 0);
+	for (b = 0; b < 64; b++) {
+		KSHIM_ASSERT(reads_as(kshim_bdev_bdev(kb), b * 4096, 4096, b));
+		KSHIM_ASSERT(image_holds(b * 4096, 4096, b));
+	}
+	kshim_bdev_get_stats(kb, &st);
+	KSHIM_ASSERT_EQ(st.ios[KSHIM_OP_WRITE], 128);
+	KSHIM_ASSERT(st.queue_depth_max >= 1 && st.queue_depth_max <= 4);
 	drop_dev(kb);
 }
 
@@ -828,6 +1044,14 @@ static const struct kshim_test fault_tests[] = {
 	{ }
 };
 
+static const struct kshim_test inline_tests[] = {
+	KSHIM_TEST(test_inline_ends_bio_in_submitter_as_irq),
+	KSHIM_TEST(test_inline_falls_back_with_a_fault_rule),
+	KSHIM_TEST(test_inline_flush_fua_and_stats),
+	KSHIM_TEST(test_inline_concurrent_submitters),
+	{ }
+};
+
 static const struct kshim_test xfs_image_tests[] = {
 	KSHIM_TEST(test_mkfs_xfs_image_512),
 	KSHIM_TEST(test_mkfs_xfs_image_4096),
@@ -838,4 +1062,9 @@ KSHIM_SUITES({ "bio", NULL, NULL, bio_tests },
 	     { "bad_input", NULL, NULL, input_tests },
 	     { "durability", NULL, NULL, durability_tests },
 	     { "faults", NULL, NULL, fault_tests },
-	     { "xfs_image", NULL, NULL, xfs_image_tests });
+	     { "xfs_image", NULL, NULL, xfs_image_tests },
+	     { "inline", NULL, NULL, inline_tests },
+	     { "bio_inline", inline_on, inline_off, bio_tests },
+	     { "bad_input_inline", inline_on, inline_off, input_tests },
+	     { "durability_inline", inline_on, inline_off, durability_tests },
+	     { "faults_inline", inline_on, inline_off, fault_tests });

@@ -8,6 +8,8 @@
  *   performs the I/O on the image and calls bio_endio() in hard-irq
  *   context, in due-time order (submission time + the latency model),
  *   on the backend's clock (virtual time in the deterministic backend).
+ *   A device opened with complete_inline does that in the submitting
+ *   task instead while no latency or fault is in play.
  * - Writes land in a volatile write cache (kshim/host_disk.h) and become
  *   durable on REQ_PREFLUSH, REQ_OP_FLUSH or with REQ_FUA.
  * - kshim_bdev_crash() is a power failure; faults and delays can be
@@ -40,6 +42,17 @@ struct kshim_bdev_config {
 	u64 cache_bytes;		/* write cache bound; 0: 64 MiB */
 	const char *name;		/* disk name; NULL: "kshimN" */
 	struct kshim_latency latency;
+	/*
+	 * Complete each I/O in the task that submits it, as a bio-based RAM
+	 * disk (brd) does, whenever nothing could delay or reorder it: no
+	 * latency model (a device with one ignores this), no fault rule,
+	 * nothing queued for the completion task, the device not crashed.
+	 * bio_endio() still runs as from a hard interrupt; the queue depth
+	 * still holds. Saves the two hand-offs to and from the completion
+	 * task (bench_bdev), but the switch points differ, so a
+	 * deterministic run's schedule is not the queued device's.
+	 */
+	bool complete_inline;
 };
 
 /* Open an image as a device. ERR_PTR with the reason printed on error. */

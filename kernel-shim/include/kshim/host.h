@@ -37,6 +37,9 @@ void kshim_host_yield(void);
 /* CLOCK_MONOTONIC in nanoseconds; sleep for ns nanoseconds. */
 unsigned long long kshim_host_clock_ns(void);
 void kshim_host_sleep_ns(unsigned long long ns);
+/* CPU time of the whole process, every thread, in nanoseconds: what a
+ * benchmark costs on a machine other work also loads. */
+unsigned long long kshim_host_cpu_ns(void);
 
 /*
  * Fibers for the deterministic backend: user-level contexts on one host

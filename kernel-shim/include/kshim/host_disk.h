@@ -58,8 +58,8 @@ int kshim_host_disk_write(struct kshim_disk *d, unsigned long long off,
  * The same without a copy: fill a buffer from kshim_host_disk_wbuf_alloc()
  * and hand it over; the device owns it from then on, error or not.
  */
-void *kshim_host_disk_wbuf_alloc(unsigned long len);
-void kshim_host_disk_wbuf_free(void *wbuf);
+void *kshim_host_disk_wbuf_alloc(struct kshim_disk *d, unsigned long len);
+void kshim_host_disk_wbuf_free(struct kshim_disk *d, void *wbuf);
 int kshim_host_disk_write_wbuf(struct kshim_disk *d, unsigned long long off,
 			       void *wbuf, unsigned long len, int fua);
 /* Every write completed so far becomes durable. */
