@@ -6,6 +6,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -85,16 +86,17 @@ int kshim_host_run_command(const char *cmd)
 	return st == -1 || !WIFEXITED(st) ? -1 : WEXITSTATUS(st);
 }
 
-unsigned long long kshim_host_image_raw_writes(const char *path,
-					       unsigned long long size,
-					       unsigned long bs,
-					       unsigned long nr, int random,
-					       unsigned long long seed)
+unsigned long long kshim_host_image_raw_io(const char *path,
+					   unsigned long long size,
+					   unsigned long bs, unsigned long nr,
+					   int random, unsigned long long seed,
+					   unsigned int flags)
 {
 	unsigned long long nblocks = size / bs, x = seed | 1, t0, i;
+	bool rd = flags & KSHIM_RAW_READ;
 	struct timespec a, b;
 	char *buf = malloc(bs);
-	int fd = open(path, O_WRONLY | O_CLOEXEC);
+	int fd = open(path, (rd ? O_RDONLY : O_WRONLY) | O_CLOEXEC), err;
 
 	if (fd < 0 || !buf) {
 		free(buf);
@@ -111,12 +113,25 @@ unsigned long long kshim_host_image_raw_writes(const char *path,
 		x ^= x >> 7;
 		x ^= x << 17;
 		blk = random ? x % nblocks : i % nblocks;
-		if (kshim_host_disk_pwrite(fd, buf, bs, blk * bs))
+		err = rd ? kshim_host_disk_pread(fd, buf, bs, blk * bs) :
+			   kshim_host_disk_pwrite(fd, buf, bs, blk * bs);
+		if (err)
 			break;
 	}
+	if (flags & KSHIM_RAW_SYNC)
+		fdatasync(fd);
 	clock_gettime(CLOCK_MONOTONIC, &b);
 	close(fd);
 	free(buf);
 	t0 = a.tv_sec * 1000000000ULL + a.tv_nsec;
 	return b.tv_sec * 1000000000ULL + b.tv_nsec - t0;
+}
+
+unsigned long long kshim_host_image_raw_writes(const char *path,
+					       unsigned long long size,
+					       unsigned long bs,
+					       unsigned long nr, int random,
+					       unsigned long long seed)
+{
+	return kshim_host_image_raw_io(path, size, bs, nr, random, seed, 0);
 }

@@ -137,5 +137,14 @@ unsigned long long kshim_host_image_raw_writes(const char *path,
 					       unsigned long bs,
 					       unsigned long nr, int random,
 					       unsigned long long seed);
+/* The same with KSHIM_RAW_READ: pread() instead; KSHIM_RAW_SYNC: an
+ * fdatasync() at the end, counted. */
+#define KSHIM_RAW_READ	1u
+#define KSHIM_RAW_SYNC	2u
+unsigned long long kshim_host_image_raw_io(const char *path,
+					   unsigned long long size,
+					   unsigned long bs, unsigned long nr,
+					   int random, unsigned long long seed,
+					   unsigned int flags);
 
 #endif
