@@ -22,11 +22,14 @@ const char *const fsstress_op_names[FSS_NR_OPS] = {
 	"create", "mkdir", "symlink", "link", "unlink", "rmdir", "rename",
 	"exchange", "whiteout", "chmod", "chown", "setxattr", "getxattr",
 	"listxattr", "removexattr", "lookup", "readdir", "sync", "logforce",
-	"dropcaches",
+	"dropcaches", "write", "read", "dsyncwrite", "dwrite", "dread",
+	"fsync", "fdatasync", "fallocate", "punch", "zero", "collapse",
+	"insert", "truncate",
 };
 
-/* Namespace changes dominate, as in fsstress's default mix; the
- * whole-filesystem operations are rare (each is a stall for all). */
+/* Namespace changes dominate, as in fsstress's default mix; file data
+ * operations are a fifth of it; the whole-filesystem operations are
+ * rare (each is a stall for all). */
 static const unsigned int default_weights[FSS_NR_OPS] = {
 	[FSS_CREATE] = 10, [FSS_MKDIR] = 4, [FSS_SYMLINK] = 3, [FSS_LINK] = 4,
 	[FSS_UNLINK] = 8, [FSS_RMDIR] = 3, [FSS_RENAME] = 6,
@@ -34,7 +37,11 @@ static const unsigned int default_weights[FSS_NR_OPS] = {
 	[FSS_CHOWN] = 2, [FSS_SETXATTR] = 6, [FSS_GETXATTR] = 4,
 	[FSS_LISTXATTR] = 2, [FSS_REMOVEXATTR] = 3, [FSS_LOOKUP] = 8,
 	[FSS_READDIR] = 3, [FSS_SYNC] = 1, [FSS_LOGFORCE] = 1,
-	[FSS_DROPCACHES] = 1,
+	[FSS_DROPCACHES] = 1, [FSS_WRITE] = 4, [FSS_READ] = 3,
+	[FSS_DSYNCWRITE] = 1, [FSS_DWRITE] = 1, [FSS_DREAD] = 1,
+	[FSS_FSYNC] = 1, [FSS_FDATASYNC] = 1, [FSS_FALLOCATE] = 1,
+	[FSS_PUNCH] = 1, [FSS_ZERO] = 1, [FSS_COLLAPSE] = 1, [FSS_INSERT] = 1,
+	[FSS_TRUNCATE] = 2,
 };
 
 /* A log force or sync that completed: every operation each task had
@@ -242,6 +249,12 @@ struct fsstress *fsstress_new(const struct fsstress_config *cfg)
 			if (!fs->tm[i].hist)
 				kshim_fatal("fsstress: no memory for histories");
 			remember(&fs->tm[i], 0);
+			fs->tm[i].dur = kshim_host_alloc(MAX_INODES *
+							 sizeof(struct m_durable), 64);
+			if (!fs->tm[i].dur)
+				kshim_fatal("fsstress: no memory for histories");
+			memset(fs->tm[i].dur, 0,
+			       MAX_INODES * sizeof(struct m_durable));
 		}
 	}
 	fs->recovered_at = kcalloc(cfg->tasks, sizeof(long),
@@ -310,6 +323,7 @@ void fsstress_check_recovered(struct fsstress *fs, struct super_block *sb)
 			continue;
 		}
 		t->quiet = true;
+		t->recovering = true;
 		for (k = t->last; k >= (long)t->durable; k--) {
 			memcpy(t->in, t->hist[k].in, sizeof(t->in));
 			memcpy(t->en, t->hist[k].en, sizeof(t->en));
@@ -327,6 +341,9 @@ void fsstress_check_recovered(struct fsstress *fs, struct super_block *sb)
 			memcpy(t->en, t->hist[t->durable].en, sizeof(t->en));
 			fss_check_tree(t);
 		}
+		/* The files of that tree, against what fsync promised. */
+		fss_check_durable(t);
+		t->recovering = false;
 		close_top(t);
 	}
 }
@@ -421,8 +438,10 @@ void fsstress_free(struct fsstress *fs)
 	unsigned int i;
 
 	for (i = 0; i < fs->cfg.tasks; i++)
-		if (fs->tm[i].hist)
+		if (fs->tm[i].hist) {
 			kshim_host_free(fs->tm[i].hist);
+			kshim_host_free(fs->tm[i].dur);
+		}
 	kshim_host_free(fs->tm);
 	kfree(fs->recovered_at);
 	kfree(fs);

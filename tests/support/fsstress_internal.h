@@ -14,6 +14,7 @@
 #include <linux/spinlock.h>
 #include <linux/atomic.h>
 #include "fsstress.h"
+#include "data_durability.h"
 
 struct dentry;
 struct task_struct;
@@ -24,6 +25,29 @@ struct task_struct;
 #define NAME_LEN	16
 
 enum m_type { M_FREE, M_DIR, M_REG, M_LNK, M_WHT };
+
+/*
+ * A regular file's contents, compact enough to keep after every
+ * operation: sorted, disjoint segments [off, end) of pattern SEED
+ * (data_pat(seed, (u32)(i + adj))), zeroes elsewhere below SIZE. An
+ * operation that could need more than MAX_SEGS segments rewrites the
+ * whole file instead (fsstress_data.c).
+ */
+#define MAX_FILE	(64 * 1024)
+#define MAX_SEGS	8
+/* Bytes of file data a task keeps at most (its files' sizes summed):
+ * tasks x this must fit the filesystem, whose ENOSPC is not modelled. */
+#define TASK_DATA	(512 * 1024)
+
+struct m_seg {
+	u32 off, end, seed, adj;
+};
+
+struct m_data {
+	u32 size;
+	u32 nseg;
+	struct m_seg seg[MAX_SEGS];
+};
 
 struct m_xattr {
 	bool set;
@@ -38,6 +62,28 @@ struct m_inode {
 	int uid, gid;
 	char target[NAME_LEN];		/* symlinks */
 	struct m_xattr xattr[MAX_XATTRS];	/* "user.x<i>" */
+	u32 gen;			/* which file the slot holds */
+	bool data_lost;			/* an I/O error (cfg.io_errors) */
+	struct m_data data;		/* regular files */
+};
+
+/*
+ * Crash tests: what the fsync family promised of a regular file
+ * (data_durability.h), outside the history: its bytes and size at its
+ * last fsync, fdatasync or the task's sync (or its creation), and the
+ * changes since. UNKNOWN: a change the log cannot hold (too many, a
+ * collapse or an insert moving bytes): nothing checked until the next
+ * durable point.
+ */
+#define MAX_CHANGES	24
+
+struct m_durable {
+	u32 gen;
+	bool unknown;
+	struct m_data dur;
+	u32 size_lo, size_hi;
+	unsigned int nchange;
+	struct data_change ch[MAX_CHANGES];
 };
 
 struct m_entry {
@@ -73,7 +119,12 @@ struct task_model {
 	 */
 	unsigned long done, durable, last;
 	struct m_state *hist;
+	struct m_durable *dur;		/* per inode slot, with hist */
+	u32 next_gen;
 	bool quiet;			/* count mismatches, do not fail */
+	/* After a crash: sizes and contents are not the model's (data
+	 * written back or not), fss_check_durable() checks them. */
+	bool recovering;
 	unsigned long mismatches;
 };
 
@@ -93,6 +144,7 @@ struct fsstress {
 	char first[320];
 };
 /* fsstress_model.c: failures. */
+bool fss_results_unknown(struct fsstress *fs);
 __printf(2, 3) void fss_fail(struct task_model *t, const char *fmt, ...);
 bool fss_expect(struct task_model *t, enum fsstress_op op, long got,
 		long want, const char *what);
@@ -122,5 +174,13 @@ void fss_check_tree(struct task_model *t);
 
 /* fsstress_ops.c: one operation of the mix. */
 void fss_do_op(struct task_model *t, enum fsstress_op op);
+
+/* fsstress_data.c: the file data operations, the model of contents and
+ * their checks. */
+void fss_data_op(struct task_model *t, enum fsstress_op op);
+void fss_data_created(struct task_model *t, int ino);
+void fss_data_synced(struct task_model *t);
+void fss_check_data(struct task_model *t, int e);
+void fss_check_durable(struct task_model *t);
 
 #endif

@@ -22,7 +22,7 @@
 
 /* The power is going (the crash point) or the filesystem has shut
  * down (cfg.shut_down): results are no longer checked, and stay so. */
-static bool results_unknown(struct fsstress *fs)
+bool fss_results_unknown(struct fsstress *fs)
 {
 	if (READ_ONCE(fs->crashing))
 		return true;
@@ -39,7 +39,7 @@ __printf(2, 3) void fss_fail(struct task_model *t, const char *fmt, ...)
 	char msg[256];
 	va_list ap;
 
-	if (t->quiet || results_unknown(fs)) {
+	if (t->quiet || fss_results_unknown(fs)) {
 		t->mismatches++;
 		return;
 	}
@@ -61,7 +61,7 @@ bool fss_expect(struct task_model *t, enum fsstress_op op, long got,
 	/* Once the power is going or the filesystem shut down, what the
 	 * kernel says is not checked: the operation is taken as the model
 	 * predicts it, and the task stops after it. */
-	if (results_unknown(t->fs))
+	if (fss_results_unknown(t->fs))
 		got = want;
 	t->st.checks++;
 	if (got < 0 && -got < (long)ARRAY_SIZE(t->st.errnos))
@@ -292,6 +292,10 @@ void fss_check_attrs(struct task_model *t, struct dentry *d, int ino,
 			     from_kuid(&init_user_ns, st.uid),
 			     from_kgid(&init_user_ns, st.gid), mi->uid, mi->gid);
 	}
+	if (mi->type == M_REG && !t->recovering && !mi->data_lost &&
+	    st.size != mi->data.size)
+		fss_fail(t, "%s: size %lld, the model says %u", name, st.size,
+			 mi->data.size);
 	if (mi->type == M_LNK) {
 		char buf[NAME_LEN];
 
@@ -397,8 +401,9 @@ void fss_check_xattrs(struct task_model *t, struct dentry *d, int ino)
 
 /* ---- the whole check ------------------------------------------------------- */
 
-/* Every entry of the task's tree: its attributes, xattrs and, for
- * directories, the listing. */
+/* Every entry of the task's tree: its attributes, xattrs, for
+ * directories the listing, for files the contents (not after a crash:
+ * fss_check_durable() checks what may be there then). */
 void fss_check_tree(struct task_model *t)
 {
 	struct dentry *d;
@@ -419,5 +424,8 @@ void fss_check_tree(struct task_model *t)
 		if (t->in[ino].type == M_DIR || t->in[ino].type == M_REG)
 			fss_check_xattrs(t, d, ino);
 		kshim_vfs_put(d);
+		if (t->in[ino].type == M_REG && !t->recovering &&
+		    !t->in[ino].data_lost)
+			fss_check_data(t, e);
 	}
 }

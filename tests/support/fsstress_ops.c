@@ -57,6 +57,8 @@ static void op_create(struct task_model *t, enum fsstress_op op)
 		.perm = perm & ~022,	/* the umask */
 	};
 	strscpy(t->in[slot].target, target, NAME_LEN);
+	if (op == FSS_CREATE)
+		fss_data_created(t, slot);
 	fss_add_entry(t, dir, name, slot);
 }
 
@@ -326,6 +328,11 @@ static void op_global(struct task_model *t, enum fsstress_op op)
 		err = fs->cfg.log_force(fs->sb);
 	else if (op == FSS_DROPCACHES)
 		drop_slab();
+	/* A sync that returned wrote back every file this task had
+	 * written (its operations are done, in order; other tasks' may
+	 * still be running). */
+	if (op == FSS_SYNC && !err && !fss_results_unknown(fs))
+		fss_data_synced(t);
 	fss_expect(t, op, err, 0, "");
 }
 
@@ -358,8 +365,11 @@ void fss_do_op(struct task_model *t, enum fsstress_op op)
 	case FSS_READDIR:
 		op_readdir(t);
 		break;
-	default:
+	case FSS_SYNC: case FSS_LOGFORCE: case FSS_DROPCACHES:
 		op_global(t, op);
+		break;
+	default:
+		fss_data_op(t, op);
 		break;
 	}
 }

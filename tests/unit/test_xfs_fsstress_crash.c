@@ -167,6 +167,9 @@ static void shutdown_in_the_middle(enum shutdown_kind kind)
 		.rename_notempty = -EEXIST,
 		.history = true,
 		.shut_down = shut_down,
+		/* A data write's EIO leaves the filesystem up: the file's
+		 * data is then unknown (fsstress.h). */
+		.io_errors = kind == SHUTDOWN_WRITE_ERROR,
 	};
 	struct fsstress *fs;
 	struct kshim_fault fault = {
