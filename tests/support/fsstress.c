@@ -230,6 +230,7 @@ struct fsstress *fsstress_new(const struct fsstress_config *cfg)
 		for (op = 0; op < FSS_NR_OPS; op++)
 			fs->total_weight += fs->weights[op];
 	}
+	fs->task_data = min_t(u32, TASK_DATA, ALL_DATA / cfg->tasks);
 	spin_lock_init(&fs->lock);
 	/* The models are the test's bookkeeping, not kernel memory: host
 	 * memory, outside the simulated RAM the kernel code competes for. */

@@ -165,7 +165,7 @@ static bool fits(struct task_model *t, int ino, u32 size)
 	for (i = 0; i < MAX_INODES; i++)
 		if (i != ino && t->in[i].type == M_REG)
 			sum += t->in[i].data.size;
-	return sum <= TASK_DATA;
+	return sum <= t->fs->task_data;
 }
 
 /* ---- what fsync promised (crash tests) ------------------------------------ */

@@ -36,8 +36,10 @@ enum m_type { M_FREE, M_DIR, M_REG, M_LNK, M_WHT };
 #define MAX_FILE	(64 * 1024)
 #define MAX_SEGS	8
 /* Bytes of file data a task keeps at most (its files' sizes summed):
- * tasks x this must fit the filesystem, whose ENOSPC is not modelled. */
+ * TASK_DATA, less with many tasks, all of them ALL_DATA at most: a
+ * quarter of the fixtures' 64 MiB, as ENOSPC is not modelled. */
 #define TASK_DATA	(512 * 1024)
+#define ALL_DATA	(16 << 20)
 
 struct m_seg {
 	u32 off, end, seed, adj;
@@ -137,6 +139,7 @@ struct fsstress {
 	long *recovered_at;		/* per task, fsstress_check_recovered() */
 	unsigned int weights[FSS_NR_OPS];
 	unsigned int total_weight;
+	u32 task_data;			/* TASK_DATA, or less */
 	struct super_block *sb;
 	struct task_model *tm;
 	spinlock_t lock;		/* failures, first */
