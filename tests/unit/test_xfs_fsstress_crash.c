@@ -53,7 +53,8 @@ static unsigned long crash_point(u64 seed)
 	return TASKS * OPS / 4 + kshim_random(&seed) % (TASKS * OPS / 2);
 }
 
-static void crash_in_the_middle(enum kshim_crash_mode mode, unsigned int sector)
+static void crash_in_the_middle(enum kshim_crash_mode mode, unsigned int sector,
+				const char *mix)
 {
 	struct xfs_fixture fx = { .dev = &dev_ssd_reordering,
 				  .sector_size = sector };
@@ -62,10 +63,12 @@ static void crash_in_the_middle(enum kshim_crash_mode mode, unsigned int sector)
 	 * the volatile cache until the next log write's flush, and the
 	 * crash modes act on them (without it the cache was empty at the
 	 * cut in 27 of 32 runs). The other tasks go on meanwhile: the CIL
-	 * the cut loses is never empty.
+	 * the cut loses is never empty. Not with the data mix: waiting for
+	 * the AIL forces the log, which would make the metadata of every
+	 * operation done by then durable, fsync'd or not.
 	 */
 	struct xfs_power_cut pc = { .f = &fx, .mode = mode,
-				    .write_back_first = true };
+				    .write_back_first = !mix };
 	int err;
 	unsigned long at = crash_point(kshim_seed() + mode + sector);
 	struct fsstress_config cfg = {
@@ -79,9 +82,13 @@ static void crash_in_the_middle(enum kshim_crash_mode mode, unsigned int sector)
 		.crash = xfs_fixture_cut_the_power,
 		.crash_arg = &pc,
 	};
-	struct fsstress *fs = fsstress_new(&cfg);
+	struct fsstress *fs;
 	unsigned int i;
+	char why[128];
 
+	if (fsstress_parse_mix(mix, cfg.weights, why, sizeof(why)))
+		kshim_fatal("%s", why);
+	fs = fsstress_new(&cfg);
 	kshim_test_known_warn("Assertion failed: new_size <= XFS_ISIZE(ip)");
 	known_larp_replay_assert();
 	/*
@@ -230,25 +237,42 @@ static void test_write_error_in_the_middle(void)
 
 static void test_crash_dropping_the_cache(void)
 {
-	crash_in_the_middle(KSHIM_CRASH_DROP_ALL, 512);
+	crash_in_the_middle(KSHIM_CRASH_DROP_ALL, 512, NULL);
 }
 
 static void test_crash_keeping_some_of_the_cache(void)
 {
-	crash_in_the_middle(KSHIM_CRASH_KEEP_RANDOM, 512);
+	crash_in_the_middle(KSHIM_CRASH_KEEP_RANDOM, 512, NULL);
 }
 
 static void test_crash_tearing_writes_on_4k_sectors(void)
 {
-	crash_in_the_middle(KSHIM_CRASH_TEAR, 4096);
+	crash_in_the_middle(KSHIM_CRASH_TEAR, 4096, NULL);
 }
 
 static void test_crash_tearing_writes_on_512_byte_sectors(void)
 {
-	crash_in_the_middle(KSHIM_CRASH_TEAR, 512);
+	crash_in_the_middle(KSHIM_CRASH_TEAR, 512, NULL);
+}
+
+/*
+ * Mostly file data, and neither log forces nor syncs: what survives is
+ * what fsync, fdatasync and O_DSYNC made durable (and what the log's own
+ * pushes happened to write). The default mix's forces and syncs cover
+ * nearly everything before the power goes.
+ */
+static const char data_mix[] =
+	"only:create=4,mkdir=1,link=1,rename=2,unlink=1,setxattr=1,"
+	"write=8,read=2,dsyncwrite=3,dwrite=2,fsync=3,fdatasync=2,"
+	"fallocate=2,punch=2,zero=1,truncate=2";
+
+static void test_crash_in_data_operations(void)
+{
+	crash_in_the_middle(KSHIM_CRASH_DROP_ALL, 512, data_mix);
 }
 
 static const struct kshim_test tests[] = {
+	KSHIM_TEST(test_crash_in_data_operations),
 	KSHIM_TEST(test_crash_dropping_the_cache),
 	KSHIM_TEST(test_crash_keeping_some_of_the_cache),
 	KSHIM_TEST(test_crash_tearing_writes_on_4k_sectors),
