@@ -8,7 +8,10 @@
  * intents, unlinked lists), and the checks: recovery succeeds, each
  * task's directory tree is its model as it was after some operation
  * between the last one a completed log force or sync covered and the one
- * in flight (operations are atomic), and the image passes xfs_repair -n.
+ * in flight (operations are atomic), each of its files holds what fsync,
+ * fdatasync and O_DSYNC promised (support/data_durability.h), and the
+ * image passes xfs_repair -n. test_crash_in_data_operations runs a mix
+ * of mostly data without log forces, so that only those promises hold.
  * A failing seed replays from the line kshim prints.
  */
 #include <linux/fs.h>
