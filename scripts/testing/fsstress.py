@@ -2,9 +2,10 @@
 """./kshim fsstress: the operation generator on XFS, on its own.
 
 Runs build/tests/test_xfs_fsstress (tests/support/fsstress.h): TASKS tasks
-each do OPS operations from the mix on a fresh XFS image, checking every
-result against their model, then the whole tree after a remount, then
-xfs_repair -n. Prints progress, the summary (operations and errors per
+each do OPS operations from the mix (namespace, xattr and file data
+operations) on a fresh XFS image, checking every result and every byte
+read against their model, then the whole tree and every file's contents
+after a remount, then xfs_repair -n. Prints progress, the summary (operations and errors per
 type, returns per errno, time) and, on a failed check, the line that
 replays the run. Exit 0 when every check held, 1 when one failed, 2 for
 bad arguments.
@@ -19,6 +20,7 @@ usage: ./kshim fsstress [--seed N] [--tasks N] [--ops N] [--mix SPEC]
               smallest_log, external_log, or all
   --mix "create=20,unlink=0"   change weights of the default mix
   --mix "only:create=1,lookup=1"   only these operations
+  --mix "only:create=1,write=4,read=2,dwrite=1,fsync=1"   mostly data
 """
 import os
 import random

@@ -1,12 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The operation generator (fsstress.h). Each task's model is a table of
- * inodes and a table of directory entries (a name in a directory naming
- * an inode); a directory's link count is derived (2 plus its
- * subdirectories), a file's is its entry count. Operations pick their
- * targets in the model, predict the errno the kernel must return, call
- * kshim/vfs.h, compare, and apply the change to the model when it
- * succeeded.
+ * The operation generator (fsstress.h): the operations' names and
+ * default mix, the tasks and their steps, the crash history and the API.
+ * The model and its checks are fsstress_model.c's, the operations
+ * fsstress_ops.c's (fsstress_internal.h).
  */
 #include <linux/atomic.h>
 #include <linux/fs.h>
@@ -14,24 +11,26 @@
 #include <linux/stat.h>
 #include <linux/string.h>
 #include <linux/slab.h>
-#include <linux/xattr.h>
 #include <linux/mm.h>
 #include <linux/timekeeping.h>
 #include <kshim/runtime.h>
 #include <kshim/host.h>
 #include <kshim/sched.h>
 #include <kshim/vfs.h>
-#include "fsstress.h"
+#include "fsstress_internal.h"
 
 const char *const fsstress_op_names[FSS_NR_OPS] = {
 	"create", "mkdir", "symlink", "link", "unlink", "rmdir", "rename",
 	"exchange", "whiteout", "chmod", "chown", "setxattr", "getxattr",
 	"listxattr", "removexattr", "lookup", "readdir", "sync", "logforce",
-	"dropcaches",
+	"dropcaches", "write", "read", "dsyncwrite", "dwrite", "dread",
+	"fsync", "fdatasync", "fallocate", "punch", "zero", "collapse",
+	"insert", "truncate",
 };
 
-/* Namespace changes dominate, as in fsstress's default mix; the
- * whole-filesystem operations are rare (each is a stall for all). */
+/* Namespace changes dominate, as in fsstress's default mix; file data
+ * operations are a fifth of it; the whole-filesystem operations are
+ * rare (each is a stall for all). */
 static const unsigned int default_weights[FSS_NR_OPS] = {
 	[FSS_CREATE] = 10, [FSS_MKDIR] = 4, [FSS_SYMLINK] = 3, [FSS_LINK] = 4,
 	[FSS_UNLINK] = 8, [FSS_RMDIR] = 3, [FSS_RENAME] = 6,
@@ -39,773 +38,12 @@ static const unsigned int default_weights[FSS_NR_OPS] = {
 	[FSS_CHOWN] = 2, [FSS_SETXATTR] = 6, [FSS_GETXATTR] = 4,
 	[FSS_LISTXATTR] = 2, [FSS_REMOVEXATTR] = 3, [FSS_LOOKUP] = 8,
 	[FSS_READDIR] = 3, [FSS_SYNC] = 1, [FSS_LOGFORCE] = 1,
-	[FSS_DROPCACHES] = 1,
+	[FSS_DROPCACHES] = 1, [FSS_WRITE] = 4, [FSS_READ] = 3,
+	[FSS_DSYNCWRITE] = 1, [FSS_DWRITE] = 1, [FSS_DREAD] = 1,
+	[FSS_FSYNC] = 1, [FSS_FDATASYNC] = 1, [FSS_FALLOCATE] = 1,
+	[FSS_PUNCH] = 1, [FSS_ZERO] = 1, [FSS_COLLAPSE] = 1, [FSS_INSERT] = 1,
+	[FSS_TRUNCATE] = 2,
 };
-
-#define MAX_INODES	192
-#define MAX_ENTRIES	256
-#define MAX_XATTRS	6
-#define NAME_LEN	16
-
-enum m_type { M_FREE, M_DIR, M_REG, M_LNK, M_WHT };
-
-struct m_xattr {
-	bool set;
-	u16 size;
-	u32 seed;
-};
-
-struct m_inode {
-	enum m_type type;
-	int nlink;			/* files: entries naming it */
-	umode_t perm;			/* the 07777 bits */
-	int uid, gid;
-	char target[NAME_LEN];		/* symlinks */
-	struct m_xattr xattr[MAX_XATTRS];	/* "user.x<i>" */
-};
-
-struct m_entry {
-	bool used;
-	int dir;			/* inode index of the directory */
-	int ino;			/* inode index it names */
-	char name[NAME_LEN];
-};
-
-/* The model's state: what a crash test keeps after every operation. */
-struct m_state {
-	struct m_inode in[MAX_INODES];
-	struct m_entry en[MAX_ENTRIES];
-};
-
-struct task_model {
-	struct fsstress *fs;
-	int id;
-	u64 rng;
-	unsigned long next_name;
-	struct dentry *top;		/* "p<id>", the model's inode 0 */
-	struct m_inode in[MAX_INODES];
-	struct m_entry en[MAX_ENTRIES];
-	struct fsstress_stats st;
-	struct task_struct *task;
-	/*
-	 * Crash tests: done counts the operations whose result the model
-	 * took (its state after each is hist[done]); durable is the done
-	 * count a completed log force or sync covered. An operation still
-	 * running when the power went is taken as predicted, at
-	 * hist[done], without counting it in done: recovery may or may not
-	 * have it.
-	 */
-	unsigned long done, durable, last;
-	struct m_state *hist;
-	bool quiet;			/* count mismatches, do not fail */
-	unsigned long mismatches;
-};
-
-struct fsstress {
-	struct fsstress_config cfg;
-	bool crashing;			/* the power goes: results unknown */
-	atomic_long_t completed;	/* operations, all tasks (crash point) */
-	bool crashed;			/* cfg.crash was called */
-	u64 start_ns;
-	long *recovered_at;		/* per task, fsstress_check_recovered() */
-	unsigned int weights[FSS_NR_OPS];
-	unsigned int total_weight;
-	struct super_block *sb;
-	struct task_model *tm;
-	spinlock_t lock;		/* failures, first */
-	unsigned long failures;
-	char first[320];
-};
-
-/* ---- failures -------------------------------------------------------- */
-
-/* The power is going (the crash point) or the filesystem has shut
- * down (cfg.shut_down): results are no longer checked, and stay so. */
-static bool results_unknown(struct fsstress *fs)
-{
-	if (READ_ONCE(fs->crashing))
-		return true;
-	if (fs->cfg.shut_down && fs->sb && fs->cfg.shut_down(fs->sb)) {
-		WRITE_ONCE(fs->crashing, true);
-		return true;
-	}
-	return false;
-}
-
-static __printf(2, 3) void fail(struct task_model *t, const char *fmt, ...)
-{
-	struct fsstress *fs = t->fs;
-	char msg[256];
-	va_list ap;
-
-	if (t->quiet || results_unknown(fs)) {
-		t->mismatches++;
-		return;
-	}
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	pr_err("fsstress: task %d: %s\n", t->id, msg);
-	spin_lock(&fs->lock);
-	if (!fs->failures++)
-		snprintf(fs->first, sizeof(fs->first), "task %d: %s", t->id,
-			 msg);
-	spin_unlock(&fs->lock);
-}
-
-/* The kernel returned GOT where the model says WANT. */
-static bool expect(struct task_model *t, enum fsstress_op op, long got,
-		   long want, const char *what)
-{
-	/* Once the power is going or the filesystem shut down, what the
-	 * kernel says is not checked: the operation is taken as the model
-	 * predicts it, and the task stops after it. */
-	if (results_unknown(t->fs))
-		got = want;
-	t->st.checks++;
-	if (got < 0 && -got < (long)ARRAY_SIZE(t->st.errnos))
-		t->st.errnos[-got]++;
-	if (got < 0)
-		t->st.errors[op]++;
-	if (got == want)
-		return true;
-	fail(t, "%s %s: returned %ld, the model says %ld",
-	     fsstress_op_names[op], what, got, want);
-	return false;
-}
-
-/* ---- the model --------------------------------------------------------- */
-
-static u32 rnd(struct task_model *t, u32 n)
-{
-	return n ? kshim_random(&t->rng) % n : 0;
-}
-
-static int nr_subdirs(struct task_model *t, int dir)
-{
-	int i, n = 0;
-
-	for (i = 0; i < MAX_ENTRIES; i++)
-		if (t->en[i].used && t->en[i].dir == dir &&
-		    t->in[t->en[i].ino].type == M_DIR)
-			n++;
-	return n;
-}
-
-static bool dir_empty(struct task_model *t, int dir)
-{
-	int i;
-
-	for (i = 0; i < MAX_ENTRIES; i++)
-		if (t->en[i].used && t->en[i].dir == dir)
-			return false;
-	return true;
-}
-
-static int model_nlink(struct task_model *t, int ino)
-{
-	return t->in[ino].type == M_DIR ? 2 + nr_subdirs(t, ino) :
-					  t->in[ino].nlink;
-}
-
-/* The entry naming directory DIR (directories have one), or -1: top. */
-static int entry_of_dir(struct task_model *t, int dir)
-{
-	int i;
-
-	for (i = 0; i < MAX_ENTRIES; i++)
-		if (t->en[i].used && t->en[i].ino == dir)
-			return i;
-	return -1;
-}
-
-/* Is A the directory D or one of its ancestors? */
-static bool is_ancestor(struct task_model *t, int a, int d)
-{
-	while (d) {
-		if (d == a)
-			return true;
-		d = t->en[entry_of_dir(t, d)].dir;
-	}
-	return a == 0;
-}
-
-static int find_entry(struct task_model *t, int dir, const char *name)
-{
-	int i;
-
-	for (i = 0; i < MAX_ENTRIES; i++)
-		if (t->en[i].used && t->en[i].dir == dir &&
-		    !strcmp(t->en[i].name, name))
-			return i;
-	return -1;
-}
-
-static int new_inode_slot(struct task_model *t)
-{
-	int i;
-
-	for (i = 1; i < MAX_INODES; i++)
-		if (t->in[i].type == M_FREE)
-			return i;
-	return -1;
-}
-
-static int new_entry_slot(struct task_model *t)
-{
-	int i;
-
-	for (i = 0; i < MAX_ENTRIES; i++)
-		if (!t->en[i].used)
-			return i;
-	return -1;
-}
-
-/* A random inode of one of the types in MASK (bit per m_type), or -1. */
-static int pick_inode(struct task_model *t, unsigned int mask)
-{
-	int i, n = 0, k;
-
-	for (i = 0; i < MAX_INODES; i++)
-		if (mask & BIT(t->in[i].type))
-			n++;
-	if (!n)
-		return -1;
-	k = rnd(t, n);
-	for (i = 0; i < MAX_INODES; i++)
-		if ((mask & BIT(t->in[i].type)) && !k--)
-			return i;
-	return -1;
-}
-
-/* A random entry naming an inode of a type in MASK, or -1. */
-static int pick_entry(struct task_model *t, unsigned int mask)
-{
-	int i, n = 0, k;
-
-	for (i = 0; i < MAX_ENTRIES; i++)
-		if (t->en[i].used && (mask & BIT(t->in[t->en[i].ino].type)))
-			n++;
-	if (!n)
-		return -1;
-	k = rnd(t, n);
-	for (i = 0; i < MAX_ENTRIES; i++)
-		if (t->en[i].used && (mask & BIT(t->in[t->en[i].ino].type)) &&
-		    !k--)
-			return i;
-	return -1;
-}
-
-static void new_name(struct task_model *t, char *name)
-{
-	snprintf(name, NAME_LEN, "e%lu", t->next_name++);
-}
-
-static void add_entry(struct task_model *t, int dir, const char *name, int ino)
-{
-	int e = new_entry_slot(t);
-
-	t->en[e].used = true;
-	t->en[e].dir = dir;
-	t->en[e].ino = ino;
-	strscpy(t->en[e].name, name, NAME_LEN);
-}
-
-/* An entry goes; its inode goes with its last name. */
-static void drop_entry(struct task_model *t, int e)
-{
-	int ino = t->en[e].ino;
-
-	t->en[e].used = false;
-	if (t->in[ino].type != M_DIR && --t->in[ino].nlink > 0)
-		return;
-	memset(&t->in[ino], 0, sizeof(t->in[ino]));
-}
-
-/* ---- the kernel side ---------------------------------------------------- */
-
-/* The dentry of directory DIR, looked up name by name from the top. */
-static struct dentry *dir_dentry(struct task_model *t, int dir)
-{
-	struct dentry *parent, *d;
-	int e;
-
-	if (!dir)
-		return dget(t->top);
-	e = entry_of_dir(t, dir);
-	parent = dir_dentry(t, t->en[e].dir);
-	if (IS_ERR(parent))
-		return parent;
-	d = kshim_vfs_lookup(parent, t->en[e].name);
-	kshim_vfs_put(parent);
-	if (IS_ERR(d))
-		fail(t, "lookup of directory %s: %ld", t->en[e].name,
-		     PTR_ERR(d));
-	return d;
-}
-
-static struct dentry *entry_dentry(struct task_model *t, int e)
-{
-	struct dentry *dir = dir_dentry(t, t->en[e].dir), *d;
-
-	if (IS_ERR(dir))
-		return dir;
-	d = kshim_vfs_lookup(dir, t->en[e].name);
-	kshim_vfs_put(dir);
-	if (IS_ERR(d))
-		fail(t, "lookup of %s: %ld", t->en[e].name, PTR_ERR(d));
-	return d;
-}
-
-static const umode_t type_bits[] = {
-	[M_DIR] = S_IFDIR, [M_REG] = S_IFREG, [M_LNK] = S_IFLNK,
-	[M_WHT] = S_IFCHR,
-};
-
-/* getattr() against the model: type, link count, mode, owner. */
-static void check_attrs(struct task_model *t, struct dentry *d, int ino,
-			const char *name)
-{
-	struct m_inode *mi = &t->in[ino];
-	struct kstat st;
-	int err = kshim_vfs_getattr(d, &st);
-
-	t->st.checks++;
-	if (err) {
-		fail(t, "getattr %s: %d", name, err);
-		return;
-	}
-	if ((st.mode & S_IFMT) != type_bits[mi->type])
-		fail(t, "%s: type %o, the model says %o", name,
-		     st.mode & S_IFMT, type_bits[mi->type]);
-	if (st.nlink != model_nlink(t, ino))
-		fail(t, "%s: %u links, the model says %d", name, st.nlink,
-		     model_nlink(t, ino));
-	if (mi->type == M_DIR || mi->type == M_REG) {
-		if ((st.mode & 07777) != mi->perm)
-			fail(t, "%s: mode %o, the model says %o", name,
-			     st.mode & 07777, mi->perm);
-		if (from_kuid(&init_user_ns, st.uid) != mi->uid ||
-		    from_kgid(&init_user_ns, st.gid) != mi->gid)
-			fail(t, "%s: owner %u:%u, the model says %d:%d", name,
-			     from_kuid(&init_user_ns, st.uid),
-			     from_kgid(&init_user_ns, st.gid), mi->uid, mi->gid);
-	}
-	if (mi->type == M_LNK) {
-		char buf[NAME_LEN];
-
-		if (kshim_vfs_readlink(d, buf, sizeof(buf)) < 0 ||
-		    strcmp(buf, mi->target))
-			fail(t, "%s: symlink target is not %s", name,
-			     mi->target);
-	}
-}
-
-struct listing {
-	struct task_model *t;
-	int dir;
-	int seen;			/* names the model knows */
-	bool bad;
-};
-
-static bool list_one(void *arg, const char *name, int len, u64 ino,
-		     unsigned int d_type)
-{
-	struct listing *l = arg;
-	char buf[NAME_LEN];
-
-	if ((len == 1 && name[0] == '.') ||
-	    (len == 2 && !memcmp(name, "..", 2)))
-		return true;
-	if (len >= NAME_LEN) {
-		l->bad = true;
-		return true;
-	}
-	memcpy(buf, name, len);
-	buf[len] = '\0';
-	if (find_entry(l->t, l->dir, buf) < 0) {
-		fail(l->t, "readdir lists %s, which the model has not", buf);
-		l->bad = true;
-	} else {
-		l->seen++;
-	}
-	return true;
-}
-
-static void check_listing(struct task_model *t, struct dentry *d, int dir)
-{
-	struct listing l = { .t = t, .dir = dir };
-	int i, n = 0, err;
-
-	for (i = 0; i < MAX_ENTRIES; i++)
-		if (t->en[i].used && t->en[i].dir == dir)
-			n++;
-	err = kshim_vfs_readdir(d, list_one, &l);
-	t->st.checks++;
-	if (err)
-		fail(t, "readdir: %d", err);
-	else if (l.seen != n && !l.bad)
-		fail(t, "readdir lists %d of the model's %d names", l.seen, n);
-}
-
-static void xattr_value(u32 seed, u16 size, u8 *buf)
-{
-	u16 i;
-
-	for (i = 0; i < size; i++)
-		buf[i] = (u8)(seed + i * 31 + (i >> 8));
-}
-
-static void xattr_name(int i, char *name)
-{
-	snprintf(name, 16, "user.x%d", i);
-}
-
-static void check_xattrs(struct task_model *t, struct dentry *d, int ino)
-{
-	static const size_t bufsize = 4096;
-	struct m_inode *mi = &t->in[ino];
-	u8 *got = kmalloc(bufsize, GFP_KERNEL), *want = kmalloc(bufsize, GFP_KERNEL);
-	char name[16];
-	ssize_t len, list_len = 0;
-	int i;
-
-	for (i = 0; i < MAX_XATTRS; i++) {
-		xattr_name(i, name);
-		len = kshim_vfs_getxattr(d, name, got, bufsize);
-		t->st.checks++;
-		if (!mi->xattr[i].set) {
-			if (len != -ENODATA)
-				fail(t, "getxattr %s: %zd, the model says -ENODATA",
-				     name, len);
-			continue;
-		}
-		list_len += strlen(name) + 1;
-		xattr_value(mi->xattr[i].seed, mi->xattr[i].size, want);
-		if (len != mi->xattr[i].size || memcmp(got, want, len))
-			fail(t, "getxattr %s: %zd bytes, not the model's %u",
-			     name, len, mi->xattr[i].size);
-	}
-	len = kshim_vfs_listxattr(d, NULL, 0);
-	t->st.checks++;
-	if (len != list_len)
-		fail(t, "listxattr: %zd bytes, the model says %zd", len, list_len);
-	kfree(got);
-	kfree(want);
-}
-
-/* ---- operations ------------------------------------------------------------ */
-
-static void op_create(struct task_model *t, enum fsstress_op op)
-{
-	int dir = pick_inode(t, BIT(M_DIR)), slot = new_inode_slot(t), e, err;
-	static const umode_t perms[] = { 0644, 0600, 0755, 0666, 0700 };
-	umode_t perm = perms[rnd(t, ARRAY_SIZE(perms))];
-	char name[NAME_LEN], target[NAME_LEN];
-	struct dentry *d;
-	long want = 0;
-
-	if (slot < 0 || new_entry_slot(t) < 0)
-		return;
-	/* One in eight: an existing name in that directory. */
-	e = rnd(t, 8) ? -1 : pick_entry(t, ~0u);
-	if (e >= 0) {
-		dir = t->en[e].dir;
-		strscpy(name, t->en[e].name, NAME_LEN);
-		want = -EEXIST;
-	} else {
-		new_name(t, name);
-	}
-	snprintf(target, NAME_LEN, "t%llu", kshim_random(&t->rng) % 1000);
-	d = dir_dentry(t, dir);
-	if (IS_ERR(d))
-		return;
-	if (op == FSS_CREATE)
-		err = kshim_vfs_create(d, name, perm, NULL);
-	else if (op == FSS_MKDIR)
-		err = kshim_vfs_mkdir(d, name, perm, NULL);
-	else
-		err = kshim_vfs_symlink(d, name, target, NULL);
-	kshim_vfs_put(d);
-	if (!expect(t, op, err, want, name) || err)
-		return;
-	t->in[slot] = (struct m_inode) {
-		.type = op == FSS_CREATE ? M_REG : op == FSS_MKDIR ? M_DIR : M_LNK,
-		.nlink = 1,
-		.perm = perm & ~022,	/* the umask */
-	};
-	strscpy(t->in[slot].target, target, NAME_LEN);
-	add_entry(t, dir, name, slot);
-}
-
-static void op_link(struct task_model *t)
-{
-	int e = pick_entry(t, BIT(M_REG) | BIT(M_LNK) | BIT(M_WHT));
-	int dir = pick_inode(t, BIT(M_DIR)), err;
-	char name[NAME_LEN];
-	struct dentry *old, *d;
-
-	if (e < 0 || new_entry_slot(t) < 0)
-		return;
-	new_name(t, name);
-	old = entry_dentry(t, e);
-	if (IS_ERR(old))
-		return;
-	d = dir_dentry(t, dir);
-	if (!IS_ERR(d)) {
-		err = kshim_vfs_link(old, d, name);
-		kshim_vfs_put(d);
-		if (expect(t, FSS_LINK, err, 0, name)) {
-			t->in[t->en[e].ino].nlink++;
-			add_entry(t, dir, name, t->en[e].ino);
-		}
-	}
-	kshim_vfs_put(old);
-}
-
-static void op_remove(struct task_model *t, enum fsstress_op op)
-{
-	bool rmdir = op == FSS_RMDIR;
-	int e = pick_entry(t, rmdir ? BIT(M_DIR) :
-			   BIT(M_REG) | BIT(M_LNK) | BIT(M_WHT));
-	int dir = e >= 0 ? t->en[e].dir : 0, err;
-	char name[NAME_LEN];
-	struct dentry *d;
-	long want = 0;
-
-	if (e < 0 || !rnd(t, 10)) {	/* and sometimes a missing name */
-		e = -1;
-		new_name(t, name);
-		want = -ENOENT;
-	} else {
-		strscpy(name, t->en[e].name, NAME_LEN);
-		if (rmdir && !dir_empty(t, t->en[e].ino))
-			want = -ENOTEMPTY;
-	}
-	d = dir_dentry(t, dir);
-	if (IS_ERR(d))
-		return;
-	err = rmdir ? kshim_vfs_rmdir(d, name) : kshim_vfs_unlink(d, name);
-	kshim_vfs_put(d);
-	if (expect(t, op, err, want, name) && !err)
-		drop_entry(t, e);
-}
-
-/*
- * rename(), RENAME_EXCHANGE and RENAME_WHITEOUT. A directory is never
- * moved under itself (the unit tests cover that error); everything else
- * the kernel decides is predicted: the target's type and emptiness, two
- * names of one inode.
- */
-static void op_rename(struct task_model *t, enum fsstress_op op)
-{
-	unsigned int flags = op == FSS_EXCHANGE ? RENAME_EXCHANGE :
-			     op == FSS_WHITEOUT ? RENAME_WHITEOUT : 0;
-	int src = pick_entry(t, op == FSS_WHITEOUT ?
-			     BIT(M_REG) | BIT(M_LNK) : ~0u);
-	int dst = -1, ddir, wslot = -1, err;
-	char name[NAME_LEN];
-	struct dentry *od, *nd;
-	bool sdir, noreplace = false;
-	long want = 0;
-
-	if (src < 0)
-		return;
-	sdir = t->in[t->en[src].ino].type == M_DIR;
-	if (op == FSS_EXCHANGE || rnd(t, 2)) {
-		dst = pick_entry(t, ~0u);
-		if (dst < 0 || dst == src)
-			return;
-	}
-	ddir = dst >= 0 ? t->en[dst].dir : pick_inode(t, BIT(M_DIR));
-	/* No directory under itself, either way round. */
-	if (sdir && is_ancestor(t, t->en[src].ino, ddir))
-		return;
-	if (dst >= 0 && t->in[t->en[dst].ino].type == M_DIR &&
-	    is_ancestor(t, t->en[dst].ino, t->en[src].dir))
-		return;
-	if (op == FSS_WHITEOUT) {
-		wslot = new_inode_slot(t);
-		if (wslot < 0)
-			return;
-	}
-	if (dst < 0) {
-		if (new_entry_slot(t) < 0)
-			return;
-		new_name(t, name);
-	} else {
-		strscpy(name, t->en[dst].name, NAME_LEN);
-	}
-	if (op == FSS_RENAME && dst >= 0 && !rnd(t, 4))
-		noreplace = true;
-
-	if (noreplace) {
-		want = -EEXIST;
-	} else if (dst >= 0 && op != FSS_EXCHANGE) {
-		int tino = t->en[dst].ino;
-		bool tdir = t->in[tino].type == M_DIR;
-
-		if (tino == t->en[src].ino)
-			want = 0;	/* two names of one inode: nothing */
-		else if (sdir && !tdir)
-			want = -ENOTDIR;
-		else if (!sdir && tdir)
-			want = -EISDIR;
-		else if (tdir && !dir_empty(t, tino))
-			want = t->fs->cfg.rename_notempty ?: -ENOTEMPTY;
-	}
-
-	od = dir_dentry(t, t->en[src].dir);
-	if (IS_ERR(od))
-		return;
-	nd = dir_dentry(t, ddir);
-	if (IS_ERR(nd)) {
-		kshim_vfs_put(od);
-		return;
-	}
-	err = kshim_vfs_rename(od, t->en[src].name, nd, name,
-			       flags | (noreplace ? RENAME_NOREPLACE : 0));
-	kshim_vfs_put(nd);
-	kshim_vfs_put(od);
-	if (!expect(t, op, err, want, t->en[src].name) || err)
-		return;
-
-	if (op == FSS_EXCHANGE) {
-		swap(t->en[src].ino, t->en[dst].ino);
-		return;
-	}
-	if (dst >= 0 && t->en[dst].ino == t->en[src].ino)
-		return;
-	if (dst >= 0)
-		drop_entry(t, dst);
-	if (op == FSS_WHITEOUT) {
-		/* The old name now names a whiteout, the new one the inode. */
-		t->in[wslot] = (struct m_inode) { .type = M_WHT, .nlink = 1 };
-		add_entry(t, ddir, name, t->en[src].ino);
-		t->en[src].ino = wslot;
-		return;
-	}
-	t->en[src].dir = ddir;
-	strscpy(t->en[src].name, name, NAME_LEN);
-}
-
-static void op_setattr(struct task_model *t, enum fsstress_op op)
-{
-	int e = pick_entry(t, BIT(M_REG) | BIT(M_DIR)), err;
-	struct m_inode *mi;
-	struct dentry *d;
-	umode_t perm = rnd(t, 01000);
-	int uid = rnd(t, 4), gid = rnd(t, 4);
-
-	if (e < 0)
-		return;
-	mi = &t->in[t->en[e].ino];
-	d = entry_dentry(t, e);
-	if (IS_ERR(d))
-		return;
-	if (op == FSS_CHMOD)
-		err = kshim_vfs_chmod(d, perm);
-	else
-		err = kshim_vfs_chown(d, uid, gid);
-	kshim_vfs_put(d);
-	if (!expect(t, op, err, 0, t->en[e].name))
-		return;
-	if (op == FSS_CHMOD) {
-		mi->perm = perm;
-	} else {
-		mi->uid = uid;
-		mi->gid = gid;
-	}
-}
-
-static void op_xattr(struct task_model *t, enum fsstress_op op)
-{
-	int e = pick_entry(t, BIT(M_REG) | BIT(M_DIR)), i = rnd(t, MAX_XATTRS);
-	struct m_xattr *mx;
-	struct dentry *d;
-	char name[16];
-	long err, want = 0;
-	u8 *buf;
-	u16 size;
-	u32 seed;
-
-	if (e < 0)
-		return;
-	mx = &t->in[t->en[e].ino].xattr[i];
-	xattr_name(i, name);
-	d = entry_dentry(t, e);
-	if (IS_ERR(d))
-		return;
-	switch (op) {
-	case FSS_SETXATTR:
-		/* Mostly short (in the inode or a leaf), some remote. */
-		size = rnd(t, 8) ? rnd(t, 80) : 1000 + rnd(t, 3000);
-		seed = kshim_random(&t->rng);
-		buf = kmalloc(size + 1, GFP_KERNEL);
-		xattr_value(seed, size, buf);
-		err = kshim_vfs_setxattr(d, name, buf, size, 0);
-		kfree(buf);
-		if (expect(t, op, err, 0, name))
-			*mx = (struct m_xattr) { true, size, seed };
-		break;
-	case FSS_REMOVEXATTR:
-		err = kshim_vfs_removexattr(d, name);
-		if (expect(t, op, err, mx->set ? 0 : -ENODATA, name))
-			mx->set = false;
-		break;
-	case FSS_GETXATTR:
-		err = kshim_vfs_getxattr(d, name, NULL, 0);
-		if (mx->set)
-			want = mx->size;
-		else
-			want = -ENODATA;
-		expect(t, op, err, want, name);
-		break;
-	default:	/* listxattr, and every value with it */
-		check_xattrs(t, d, t->en[e].ino);
-		break;
-	}
-	kshim_vfs_put(d);
-}
-
-static void op_lookup(struct task_model *t)
-{
-	int e = pick_entry(t, ~0u);
-	struct dentry *d;
-
-	if (e < 0)
-		return;
-	d = entry_dentry(t, e);
-	if (IS_ERR(d))
-		return;
-	check_attrs(t, d, t->en[e].ino, t->en[e].name);
-	kshim_vfs_put(d);
-}
-
-static void op_readdir(struct task_model *t)
-{
-	int dir = pick_inode(t, BIT(M_DIR));
-	struct dentry *d = dir_dentry(t, dir);
-
-	if (IS_ERR(d))
-		return;
-	check_listing(t, d, dir);
-	kshim_vfs_put(d);
-}
-
-static void op_global(struct task_model *t, enum fsstress_op op)
-{
-	struct fsstress *fs = t->fs;
-	int err = 0;
-
-	if (op == FSS_SYNC)
-		err = kshim_vfs_syncfs(fs->sb);
-	else if (op == FSS_LOGFORCE && fs->cfg.log_force)
-		err = fs->cfg.log_force(fs->sb);
-	else if (op == FSS_DROPCACHES)
-		drop_slab();
-	expect(t, op, err, 0, "");
-}
 
 /* A log force or sync that completed: every operation each task had
  * completed when it began is on stable storage. */
@@ -834,7 +72,7 @@ static void remember(struct task_model *t, unsigned long k)
 
 static enum fsstress_op pick_op(struct task_model *t)
 {
-	u32 k = rnd(t, t->fs->total_weight);
+	u32 k = fss_rnd(t, t->fs->total_weight);
 	int op;
 
 	for (op = 0; op < FSS_NR_OPS; op++) {
@@ -843,68 +81,6 @@ static enum fsstress_op pick_op(struct task_model *t)
 		k -= t->fs->weights[op];
 	}
 	return FSS_LOOKUP;
-}
-
-static void do_op(struct task_model *t, enum fsstress_op op)
-{
-	t->st.ops[op]++;
-	switch (op) {
-	case FSS_CREATE: case FSS_MKDIR: case FSS_SYMLINK:
-		op_create(t, op);
-		break;
-	case FSS_LINK:
-		op_link(t);
-		break;
-	case FSS_UNLINK: case FSS_RMDIR:
-		op_remove(t, op);
-		break;
-	case FSS_RENAME: case FSS_EXCHANGE: case FSS_WHITEOUT:
-		op_rename(t, op);
-		break;
-	case FSS_CHMOD: case FSS_CHOWN:
-		op_setattr(t, op);
-		break;
-	case FSS_SETXATTR: case FSS_GETXATTR: case FSS_LISTXATTR:
-	case FSS_REMOVEXATTR:
-		op_xattr(t, op);
-		break;
-	case FSS_LOOKUP:
-		op_lookup(t);
-		break;
-	case FSS_READDIR:
-		op_readdir(t);
-		break;
-	default:
-		op_global(t, op);
-		break;
-	}
-}
-
-/* ---- the whole check ------------------------------------------------------- */
-
-/* Every entry of the task's tree: its attributes, xattrs and, for
- * directories, the listing. */
-static void check_tree(struct task_model *t)
-{
-	struct dentry *d;
-	int e;
-
-	check_listing(t, t->top, 0);
-	for (e = 0; e < MAX_ENTRIES; e++) {
-		int ino = t->en[e].ino;
-
-		if (!t->en[e].used)
-			continue;
-		d = entry_dentry(t, e);
-		if (IS_ERR(d))
-			continue;
-		check_attrs(t, d, ino, t->en[e].name);
-		if (t->in[ino].type == M_DIR)
-			check_listing(t, d, ino);
-		if (t->in[ino].type == M_DIR || t->in[ino].type == M_REG)
-			check_xattrs(t, d, ino);
-		kshim_vfs_put(d);
-	}
 }
 
 static void top_name(int id, char *name)
@@ -928,7 +104,7 @@ static int open_top(struct task_model *t, struct super_block *sb)
 	}
 	kshim_vfs_put(root);
 	if (err)
-		fail(t, "mkdir %s: %d", name, err);
+		fss_fail(t, "mkdir %s: %d", name, err);
 	return err;
 }
 
@@ -948,7 +124,7 @@ static void step(struct task_model *t)
 	unsigned int i;
 
 	if (!t->hist) {
-		do_op(t, op);
+		fss_do_op(t, op);
 		return;
 	}
 	if (op == FSS_SYNC || op == FSS_LOGFORCE) {
@@ -957,7 +133,7 @@ static void step(struct task_model *t)
 		for (i = 0; i < fs->cfg.tasks; i++)
 			before[i] = READ_ONCE(fs->tm[i].done);
 	}
-	do_op(t, op);
+	fss_do_op(t, op);
 	if (before && !t->mismatches)
 		covered_by_force(t, before);
 	kfree(before);
@@ -990,7 +166,7 @@ static void task_fn(void *arg)
 				i + 1, fs->cfg.ops);
 	}
 	if (!READ_ONCE(fs->crashing))
-		check_tree(t);
+		fss_check_tree(t);
 	close_top(t);
 }
 
@@ -1061,6 +237,7 @@ struct fsstress *fsstress_new(const struct fsstress_config *cfg)
 		for (op = 0; op < FSS_NR_OPS; op++)
 			fs->total_weight += fs->weights[op];
 	}
+	fs->task_data = min_t(u32, TASK_DATA, ALL_DATA / cfg->tasks);
 	spin_lock_init(&fs->lock);
 	/* The models are the test's bookkeeping, not kernel memory: host
 	 * memory, outside the simulated RAM the kernel code competes for. */
@@ -1080,6 +257,12 @@ struct fsstress *fsstress_new(const struct fsstress_config *cfg)
 			if (!fs->tm[i].hist)
 				kshim_fatal("fsstress: no memory for histories");
 			remember(&fs->tm[i], 0);
+			fs->tm[i].dur = kshim_host_alloc(MAX_INODES *
+							 sizeof(struct m_durable), 64);
+			if (!fs->tm[i].dur)
+				kshim_fatal("fsstress: no memory for histories");
+			memset(fs->tm[i].dur, 0,
+			       MAX_INODES * sizeof(struct m_durable));
 		}
 	}
 	fs->recovered_at = kcalloc(cfg->tasks, sizeof(long),
@@ -1143,28 +326,32 @@ void fsstress_check_recovered(struct fsstress *fs, struct super_block *sb)
 		if (IS_ERR(t->top)) {
 			t->top = NULL;
 			if (t->durable)
-				fail(t, "%s is gone, after %lu operations a log force covered",
+				fss_fail(t, "%s is gone, after %lu operations a log force covered",
 				     name, t->durable);
 			continue;
 		}
 		t->quiet = true;
+		t->recovering = true;
 		for (k = t->last; k >= (long)t->durable; k--) {
 			memcpy(t->in, t->hist[k].in, sizeof(t->in));
 			memcpy(t->en, t->hist[k].en, sizeof(t->en));
 			t->mismatches = 0;
-			check_tree(t);
+			fss_check_tree(t);
 			if (!t->mismatches)
 				break;
 		}
 		t->quiet = false;
 		fs->recovered_at[i] = k;
 		if (k < (long)t->durable) {
-			fail(t, "the recovered tree is no state between operation %lu (forced) and %lu (in flight); against %lu:",
+			fss_fail(t, "the recovered tree is no state between operation %lu (forced) and %lu (in flight); against %lu:",
 			     t->durable, t->last, t->durable);
 			memcpy(t->in, t->hist[t->durable].in, sizeof(t->in));
 			memcpy(t->en, t->hist[t->durable].en, sizeof(t->en));
-			check_tree(t);
+			fss_check_tree(t);
 		}
+		/* The files of that tree, against what fsync promised. */
+		fss_check_durable(t);
+		t->recovering = false;
 		close_top(t);
 	}
 }
@@ -1195,7 +382,7 @@ void fsstress_check(struct fsstress *fs, struct super_block *sb)
 
 		if (open_top(t, sb))
 			continue;
-		check_tree(t);
+		fss_check_tree(t);
 		close_top(t);
 	}
 }
@@ -1259,8 +446,10 @@ void fsstress_free(struct fsstress *fs)
 	unsigned int i;
 
 	for (i = 0; i < fs->cfg.tasks; i++)
-		if (fs->tm[i].hist)
+		if (fs->tm[i].hist) {
 			kshim_host_free(fs->tm[i].hist);
+			kshim_host_free(fs->tm[i].dur);
+		}
 	kshim_host_free(fs->tm);
 	kfree(fs->recovered_at);
 	kfree(fs);

@@ -3,12 +3,15 @@
  * An operation generator in the spirit of fstests' fsstress, on
  * kshim/vfs.h (fsstress.c). N tasks each work in a directory of their own
  * ("p0", "p1"... under the root) with a weighted mix of namespace,
- * attribute and xattr operations, and whole-filesystem ones (sync, log
- * force, dropping the caches), all chosen from the seed. Each task keeps
- * a model of its directory tree (names, types, link counts, modes,
- * owners, xattrs, symlink targets) and checks every result against it:
- * the errno of each operation, each lookup's attributes, each directory
- * listing and each xattr value. Tasks share the filesystem (its
+ * attribute and xattr operations, file data operations (buffered,
+ * O_DSYNC and direct writes and reads, fsync, fdatasync, fallocate's
+ * modes, truncation) and whole-filesystem ones (sync, log force,
+ * dropping the caches), all chosen from the seed. Each task keeps a
+ * model of its directory tree (names, types, link counts, modes, owners,
+ * xattrs, symlink targets, each file's size and contents) and checks
+ * every result against it: the errno of each operation, each lookup's
+ * attributes, each directory listing, each xattr value and every byte
+ * read. Tasks share the filesystem (its
  * allocation groups, log, inode clusters, inode cache and inodegc) but
  * not names, so each model stays exact while they run at once.
  *
@@ -31,6 +34,10 @@ enum fsstress_op {
 	FSS_RENAME, FSS_EXCHANGE, FSS_WHITEOUT, FSS_CHMOD, FSS_CHOWN,
 	FSS_SETXATTR, FSS_GETXATTR, FSS_LISTXATTR, FSS_REMOVEXATTR,
 	FSS_LOOKUP, FSS_READDIR, FSS_SYNC, FSS_LOGFORCE, FSS_DROPCACHES,
+	/* File data (fsstress_data.c): the first one is FSS_WRITE. */
+	FSS_WRITE, FSS_READ, FSS_DSYNCWRITE, FSS_DWRITE, FSS_DREAD,
+	FSS_FSYNC, FSS_FDATASYNC, FSS_FALLOCATE, FSS_PUNCH, FSS_ZERO,
+	FSS_COLLAPSE, FSS_INSERT, FSS_TRUNCATE,
 	FSS_NR_OPS
 };
 
@@ -51,6 +58,15 @@ struct fsstress_config {
 	 * from then on results are unknown, as after the crash point,
 	 * and the tasks stop. NULL: never asked. */
 	bool (*shut_down)(struct super_block *sb);
+	/*
+	 * Writes may fail with EIO (an injected device fault) while the
+	 * filesystem stays up: a data operation's -EIO is then accepted and
+	 * its file's contents and size are not checked from then on (a
+	 * failed writeback is not retried: the page cache and the disk
+	 * differ); and a sync, whose return does not report writeback
+	 * errors (sync(2) returns nothing), promises no file's data.
+	 */
+	bool io_errors;
 	/* Keep the model's state after every operation, for
 	 * fsstress_check_recovered() after a crash. */
 	bool history;
@@ -101,7 +117,11 @@ void fsstress_check(struct fsstress *fs, struct super_block *sb);
  *	fsstress_crashed(fs) says the crash happened; unmount;
  *	remount (recovery), fsstress_check_recovered(fs, sb);
  * Each task's tree must then be its model after some operation between
- * the last a completed log force or sync covered and the one in flight.
+ * the last a completed log force or sync covered and the one in flight;
+ * and each of its regular files what the fsync family promised
+ * (support/data_durability.h: bytes and sizes as of the file's last
+ * fsync, fdatasync or the task's sync, changed since only to values
+ * written since, O_DSYNC writes kept).
  */
 void fsstress_start(struct fsstress *fs, struct super_block *sb);
 bool fsstress_crashed(struct fsstress *fs);

@@ -17,9 +17,14 @@ from scripts.testing import fsstress  # noqa: E402
 class DefaultMix(unittest.TestCase):
 	def test_every_operation_has_a_name_and_a_weight(self):
 		mix = fsstress.default_mix()
-		self.assertEqual(len(mix), 20)
+		self.assertEqual(len(mix), 33)
 		self.assertIn('rename', mix)
 		self.assertIn('dropcaches', mix)
+		# The file data operations (fsstress_data.c).
+		for op in ('write', 'read', 'dsyncwrite', 'dwrite', 'dread',
+			   'fsync', 'fdatasync', 'fallocate', 'punch', 'zero',
+			   'collapse', 'insert', 'truncate'):
+			self.assertIn(op, mix)
 		self.assertTrue(all(w > 0 for w in mix.values()), mix)
 
 
@@ -36,6 +41,7 @@ class CheckMix(unittest.TestCase):
 	def test_good_mixes_pass(self):
 		self.check('create=20,unlink=0')
 		self.check('only:create=1,lookup=3')
+		self.check('only:create=1,write=4,read=2,fsync=1')
 
 	def test_unknown_operation(self):
 		self.refused('create=1,bogus=2', 'unknown operation "bogus"')

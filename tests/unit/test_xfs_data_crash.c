@@ -5,7 +5,8 @@
  * own with seeded data, and the power fails at a seeded point in the
  * middle (the device's cache dropped, partly kept, or kept with torn
  * writes). After the remount's real recovery, each file must be a state
- * the promises allow:
+ * the promises allow (support/data_durability.h, which the operation
+ * generator's crash tests check too):
  *
  * - a byte that no operation changed since the last durable point (an
  *   fsync or fdatasync that returned 0, or an RWF_DSYNC write over it)
@@ -36,29 +37,13 @@
 #include <kshim/sched.h>
 #include <kshim/vfs.h>
 #include "xfs_fixture.h"
+#include "data_durability.h"
 
 #define TASKS	4
 #define OPS	40
 #define MAXF	(256 * 1024)
 #define JUNK	(8 << 20)	/* bytes of 0xa5 written and freed first */
 #define LOGMAX	(2 * OPS)
-
-static u8 pat(u64 seed, loff_t off)
-{
-	u64 x = seed * 0x9E3779B97F4A7C15ull + (u64)off;
-
-	x ^= x >> 31;
-	x *= 0xBF58476D1CE4E5B9ull;
-	x ^= x >> 29;
-	return (u8)x;
-}
-
-/* A change since the last durable point: pattern SEED over [off, end),
- * or zeroes (seed 0). */
-struct change {
-	u64 seed;
-	loff_t off, end;
-};
 
 struct task {
 	struct dentry *dir;
@@ -69,7 +54,7 @@ struct task {
 	u8 *cur;		/* the file as the task made it */
 	u8 *dur;		/* each byte's value at its durable point */
 	u8 *changed;		/* changed since that point */
-	struct change log[LOGMAX];
+	struct data_change log[LOGMAX];
 	unsigned int nlog;
 	loff_t size, size_lo, size_hi;
 	unsigned long fsyncs, dsyncs;
@@ -83,9 +68,10 @@ static void changed(struct task *t, u64 seed, loff_t off, loff_t end)
 	if (end <= off)
 		return;
 	KSHIM_ASSERT_FATAL(t->nlog < LOGMAX);
-	t->log[t->nlog++] = (struct change){ seed, off, end };
+	t->log[t->nlog++] = (struct data_change){ .seed = seed, .off = off,
+						    .end = end };
 	for (i = off; i < end; i++) {
-		t->cur[i] = seed ? pat(seed, i) : 0;
+		t->cur[i] = seed ? data_pat(seed, i) : 0;
 		t->changed[i] = 1;
 	}
 }
@@ -139,7 +125,7 @@ static void op_write(struct task *t, struct file *f, int rwf)
 	size_t i;
 
 	for (i = 0; i < len; i++)
-		buf[i] = pat(seed, off + i);
+		buf[i] = data_pat(seed, off + i);
 	n = kshim_vfs_pwrite(f, buf, len, off, rwf);
 	expect_ok(t, n, len, "pwrite");
 	/* A failed or short write may have changed any of it. */
@@ -240,15 +226,11 @@ static void check_recovered(struct task *t, struct dentry *root)
 	n = kshim_vfs_pread(f, buf, size, 0, 0);
 	KSHIM_ASSERT_EQ(n, size);
 	for (i = 0; i < n && bad < 0; i++) {
-		unsigned int c;
-		bool ok = buf[i] == t->dur[i];
+		bool ok = t->changed[i] ?
+			  data_byte_allowed(buf[i], t->dur[i], t->log, t->nlog,
+					    i) :
+			  buf[i] == t->dur[i];
 
-		for (c = 0; !ok && t->changed[i] && c < t->nlog; c++) {
-			const struct change *ch = &t->log[c];
-
-			if (i >= ch->off && i < ch->end)
-				ok = buf[i] == (ch->seed ? pat(ch->seed, i) : 0);
-		}
 		if (!ok) {
 			bad = i;
 			kshim_info("%s: byte %lld is %#x; durable %#x%s\n",

@@ -2,9 +2,11 @@
 /*
  * The operation generator (support/fsstress.h) on XFS: tasks create,
  * link, rename, unlink and remove files and directories, set and remove
- * xattrs of every form, sync, force the log and drop the caches at once,
- * each checking every result against its model; then the whole tree is
- * checked, again after a remount, and the image must pass xfs_repair -n.
+ * xattrs of every form, write, read, fsync, fallocate and truncate files
+ * (buffered, O_DIRECT, O_DSYNC), sync, force the log and drop the caches
+ * at once, each checking every result and every byte read against its
+ * model; then the whole tree and every file's contents are checked,
+ * again after a remount, and the image must pass xfs_repair -n.
  * Enough operations to empty directories and free inodes (inodegc, the
  * unlinked lists, inode cluster freeing).
  *

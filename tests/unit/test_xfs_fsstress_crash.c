@@ -8,7 +8,10 @@
  * intents, unlinked lists), and the checks: recovery succeeds, each
  * task's directory tree is its model as it was after some operation
  * between the last one a completed log force or sync covered and the one
- * in flight (operations are atomic), and the image passes xfs_repair -n.
+ * in flight (operations are atomic), each of its files holds what fsync,
+ * fdatasync and O_DSYNC promised (support/data_durability.h), and the
+ * image passes xfs_repair -n. test_crash_in_data_operations runs a mix
+ * of mostly data without log forces, so that only those promises hold.
  * A failing seed replays from the line kshim prints.
  */
 #include <linux/fs.h>
@@ -34,6 +37,19 @@ static void known_larp_replay_assert(void)
 #endif
 }
 
+/*
+ * The mix: the generator's default, or for the finding (above) the
+ * namespace operations alone, as when it was found: xattr removals stay
+ * as frequent.
+ */
+#ifdef FSSTRESS_CRASH_FINDING
+static const char default_mix[] =
+	"write=0,read=0,dsyncwrite=0,dwrite=0,dread=0,fsync=0,fdatasync=0,"
+	"fallocate=0,punch=0,zero=0,collapse=0,insert=0,truncate=0";
+#else
+static const char default_mix[] = "";
+#endif
+
 static int force_log(struct super_block *sb)
 {
 	return xfs_log_force(XFS_M(sb), XFS_LOG_SYNC);
@@ -53,7 +69,8 @@ static unsigned long crash_point(u64 seed)
 	return TASKS * OPS / 4 + kshim_random(&seed) % (TASKS * OPS / 2);
 }
 
-static void crash_in_the_middle(enum kshim_crash_mode mode, unsigned int sector)
+static void crash_in_the_middle(enum kshim_crash_mode mode, unsigned int sector,
+				const char *mix)
 {
 	struct xfs_fixture fx = { .dev = &dev_ssd_reordering,
 				  .sector_size = sector };
@@ -62,10 +79,12 @@ static void crash_in_the_middle(enum kshim_crash_mode mode, unsigned int sector)
 	 * the volatile cache until the next log write's flush, and the
 	 * crash modes act on them (without it the cache was empty at the
 	 * cut in 27 of 32 runs). The other tasks go on meanwhile: the CIL
-	 * the cut loses is never empty.
+	 * the cut loses is never empty. Not with the data mix: waiting for
+	 * the AIL forces the log, which would make the metadata of every
+	 * operation done by then durable, fsync'd or not.
 	 */
 	struct xfs_power_cut pc = { .f = &fx, .mode = mode,
-				    .write_back_first = true };
+				    .write_back_first = mix == default_mix };
 	int err;
 	unsigned long at = crash_point(kshim_seed() + mode + sector);
 	struct fsstress_config cfg = {
@@ -79,9 +98,13 @@ static void crash_in_the_middle(enum kshim_crash_mode mode, unsigned int sector)
 		.crash = xfs_fixture_cut_the_power,
 		.crash_arg = &pc,
 	};
-	struct fsstress *fs = fsstress_new(&cfg);
+	struct fsstress *fs;
 	unsigned int i;
+	char why[128];
 
+	if (fsstress_parse_mix(mix, cfg.weights, why, sizeof(why)))
+		kshim_fatal("%s", why);
+	fs = fsstress_new(&cfg);
 	kshim_test_known_warn("Assertion failed: new_size <= XFS_ISIZE(ip)");
 	known_larp_replay_assert();
 	/*
@@ -167,8 +190,12 @@ static void shutdown_in_the_middle(enum shutdown_kind kind)
 		.rename_notempty = -EEXIST,
 		.history = true,
 		.shut_down = shut_down,
+		/* A data write's EIO leaves the filesystem up: the file's
+		 * data is then unknown (fsstress.h). */
+		.io_errors = kind == SHUTDOWN_WRITE_ERROR,
 	};
 	struct fsstress *fs;
+	char why[128];
 	struct kshim_fault fault = {
 		.ops = KSHIM_FAULT_WRITE,
 		.nth = 5 + kshim_random(&rng) % 60,
@@ -182,6 +209,8 @@ static void shutdown_in_the_middle(enum shutdown_kind kind)
 	kshim_test_known_warn("Assertion failed: new_size <= XFS_ISIZE(ip)");
 	known_larp_replay_assert();
 	xfs_globals.larp = true;
+	if (fsstress_parse_mix(default_mix, cfg.weights, why, sizeof(why)))
+		kshim_fatal("%s", why);
 	fs = fsstress_new(&cfg);
 	xfs_fixture_mount_new(&fx);
 	if (kind == SHUTDOWN_WRITE_ERROR) {
@@ -227,25 +256,44 @@ static void test_write_error_in_the_middle(void)
 
 static void test_crash_dropping_the_cache(void)
 {
-	crash_in_the_middle(KSHIM_CRASH_DROP_ALL, 512);
+	crash_in_the_middle(KSHIM_CRASH_DROP_ALL, 512, default_mix);
 }
 
 static void test_crash_keeping_some_of_the_cache(void)
 {
-	crash_in_the_middle(KSHIM_CRASH_KEEP_RANDOM, 512);
+	crash_in_the_middle(KSHIM_CRASH_KEEP_RANDOM, 512, default_mix);
 }
 
 static void test_crash_tearing_writes_on_4k_sectors(void)
 {
-	crash_in_the_middle(KSHIM_CRASH_TEAR, 4096);
+	crash_in_the_middle(KSHIM_CRASH_TEAR, 4096, default_mix);
 }
 
 static void test_crash_tearing_writes_on_512_byte_sectors(void)
 {
-	crash_in_the_middle(KSHIM_CRASH_TEAR, 512);
+	crash_in_the_middle(KSHIM_CRASH_TEAR, 512, default_mix);
+}
+
+/*
+ * Mostly file data, and neither log forces nor syncs: what survives is
+ * what fsync, fdatasync and O_DSYNC made durable (and what the log's own
+ * pushes happened to write). The default mix's forces and syncs cover
+ * nearly everything before the power goes.
+ */
+static const char data_mix[] =
+	"only:create=4,mkdir=1,link=1,rename=2,unlink=1,setxattr=1,"
+	"write=8,read=2,dsyncwrite=3,dwrite=2,fsync=3,fdatasync=2,"
+	"fallocate=2,punch=2,zero=1,truncate=2";
+
+static void test_crash_in_data_operations(void)
+{
+	crash_in_the_middle(KSHIM_CRASH_DROP_ALL, 512, data_mix);
 }
 
 static const struct kshim_test tests[] = {
+#ifndef FSSTRESS_CRASH_FINDING
+	KSHIM_TEST(test_crash_in_data_operations),
+#endif
 	KSHIM_TEST(test_crash_dropping_the_cache),
 	KSHIM_TEST(test_crash_keeping_some_of_the_cache),
 	KSHIM_TEST(test_crash_tearing_writes_on_4k_sectors),
