@@ -55,6 +55,7 @@
 #include <kshim/lock.h>
 #include <kshim/runtime.h>
 #include "scenario_out.h"
+#include "scenario_log_locks.h"
 #include "xfs_fixture.h"
 #include "xfs_log_load.h"
 
@@ -65,21 +66,11 @@
 
 static const unsigned int concurrency[] = { 8, 64, 256, 1024 };
 
-/* Lock classes are named after their initialisation, as lockdep does. */
-static const char *const lock_classes[] = {
-	"&head->lock",			/* both grant heads */
-	"&cil->xc_ctx_lock",
-	"&cil->xc_push_lock",
-	"&log->l_icloglock",
-	"&ailp->ail_lock",
-};
-#define NR_LOCKS ARRAY_SIZE(lock_classes)
-
 struct run {
 	unsigned int n;
 	bool held;
 	struct log_load ll;
-	struct kshim_lock_class locks[NR_LOCKS];	/* copies */
+	struct kshim_lock_class locks[NR_LOG_LOCKS];	/* copies */
 	int recovery;		/* remount after the crash: 0 or -errno */
 	u64 bad_blocks;		/* scratch blocks failing verification */
 	bool pass;
@@ -99,7 +90,6 @@ static void one_run(struct run *r)
 		.mkfs_opts = "-l size=1368b",
 		.dev = &dev_ssd,
 	};
-	unsigned int i;
 	int err;
 
 	r->ll = (struct log_load){
@@ -114,12 +104,7 @@ static void one_run(struct run *r)
 	err = log_load_run(&r->ll);
 	kshim_lock_stat_enable(false);
 	KSHIM_ASSERT_EQ(err, 0);
-	for (i = 0; i < NR_LOCKS; i++) {
-		struct kshim_lock_class *c = kshim_lock_stat_find(lock_classes[i]);
-
-		if (c)
-			r->locks[i] = *c;
-	}
+	log_locks_read(r->locks);
 
 	/* Criterion 3: recoverable after a power failure. */
 	KSHIM_ASSERT_EQ(xfs_log_force(r->ll.mp, 0), 0);
@@ -182,7 +167,7 @@ static void print_table(void)
 static void write_json(void)
 {
 	char path[512];
-	unsigned int i, l;
+	unsigned int i;
 	int fd = scenario_json_open("log_concurrency.json", path, sizeof(path));
 
 	if (fd < 0)
@@ -210,8 +195,8 @@ static void write_json(void)
 		    "\"samples\": %llu, "
 		    "\"violations\": %llu, \"tail_overwrites\": %llu, "
 		    "\"first_violation\": \"%s\", "
-		    "\"recovery\": %d, \"bad_blocks\": %llu, \"pass\": %s, "
-		    "\"locks\": {", r->n, r->held ? "late" : "on", ll->commits,
+		    "\"recovery\": %d, \"bad_blocks\": %llu, \"pass\": %s, ",
+		    r->n, r->held ? "late" : "on", ll->commits,
 		    ll->elapsed_ns, ll->real_ns,
 		    per_s(ll->commits, ll->elapsed_ns),
 		    per_s(ll->commits, ll->real_ns), ll->reserve_wait_ns,
@@ -221,14 +206,8 @@ static void write_json(void)
 		    ll->grant_overrun_max, ll->samples, ll->violations,
 		    ll->tail_overwrites, ll->first_violation,
 		    r->recovery, r->bad_blocks, r->pass ? "true" : "false");
-		for (l = 0; l < NR_LOCKS; l++)
-			scenario_out(fd, "%s\"%s\": {\"acquisitions\": %llu, "
-			    "\"contentions\": %llu, \"wait_ns\": %llu, "
-			    "\"wait_max_ns\": %llu}", l ? ", " : "",
-			    lock_classes[l], r->locks[l].acquisitions,
-			    r->locks[l].contentions, r->locks[l].wait_total,
-			    r->locks[l].wait_max);
-		scenario_out(fd, "}}%s\n", i + 1 < ARRAY_SIZE(runs) ? "," : "");
+		log_locks_json(fd, r->locks);
+		scenario_out(fd, "}%s\n", i + 1 < ARRAY_SIZE(runs) ? "," : "");
 	}
 	scenario_out(fd, "  ]\n}\n");
 	scenario_json_close(fd, path);

@@ -97,6 +97,7 @@
 #include <kshim/sched.h>
 #include <kshim/vfs.h>
 #include "scenario_out.h"
+#include "scenario_log_locks.h"
 #include "xfs_fixture.h"
 #include "xfs_log_load.h"
 #include "xfs_trans_priv.h"
@@ -124,23 +125,13 @@ static const char *const regime_keys[] = {
 	[BOUNDED] = "bounded",
 };
 
-/* Lock classes are named after their initialisation, as lockdep does. */
-static const char *const lock_classes[] = {
-	"&head->lock",			/* both grant heads */
-	"&cil->xc_ctx_lock",
-	"&cil->xc_push_lock",
-	"&log->l_icloglock",
-	"&ailp->ail_lock",
-};
-#define NR_LOCKS ARRAY_SIZE(lock_classes)
-
 struct run {
 	unsigned int n;
 	enum regime regime;
 	u64 writes_per_task;
 	struct log_load ll;
 	u64 conversions, reservations, short_writes;
-	struct kshim_lock_class locks[NR_LOCKS];	/* copies */
+	struct kshim_lock_class locks[NR_LOG_LOCKS];	/* copies */
 	int recovery;		/* remount after the crash: 0 or -errno */
 	bool pass;
 };
@@ -331,12 +322,7 @@ static void one_run(struct run *r)
 	r->ll.commits = r->conversions;
 	r->ll.reserve_wait_ns = atomic64_read(&m.wait_ns);
 	r->ll.reserve_wait_max_ns = atomic64_read(&m.wait_max_ns);
-	for (i = 0; i < NR_LOCKS; i++) {
-		struct kshim_lock_class *c = kshim_lock_stat_find(lock_classes[i]);
-
-		if (c)
-			r->locks[i] = *c;
-	}
+	log_locks_read(r->locks);
 
 	/* Criterion 4: recoverable after a power failure, files open. */
 	KSHIM_ASSERT_EQ(xfs_log_force(mp, 0), 0);
@@ -409,7 +395,7 @@ static void print_table(void)
 static void write_json(void)
 {
 	char path[512];
-	unsigned int i, l;
+	unsigned int i;
 	int fd = scenario_json_open("unwritten_conversion.json", path,
 				    sizeof(path));
 
@@ -441,8 +427,8 @@ static void write_json(void)
 		    "\"throttled_max\": %llu, \"grant_overrun_max\": %lld, "
 		    "\"samples\": %llu, \"violations\": %llu, "
 		    "\"tail_overwrites\": %llu, \"first_violation\": \"%s\", "
-		    "\"short_writes\": %llu, \"recovery\": %d, \"pass\": %s, "
-		    "\"locks\": {", r->n, regime_keys[r->regime],
+		    "\"short_writes\": %llu, \"recovery\": %d, \"pass\": %s, ",
+		    r->n, regime_keys[r->regime],
 		    (u64)r->n * r->writes_per_task, r->conversions,
 		    r->reservations, ll->elapsed_ns, ll->real_ns,
 		    per_s(r->conversions, ll->elapsed_ns),
@@ -453,14 +439,8 @@ static void write_json(void)
 		    ll->grant_overrun_max, ll->samples, ll->violations,
 		    ll->tail_overwrites, ll->first_violation, r->short_writes,
 		    r->recovery, r->pass ? "true" : "false");
-		for (l = 0; l < NR_LOCKS; l++)
-			scenario_out(fd, "%s\"%s\": {\"acquisitions\": %llu, "
-			    "\"contentions\": %llu, \"wait_ns\": %llu, "
-			    "\"wait_max_ns\": %llu}", l ? ", " : "",
-			    lock_classes[l], r->locks[l].acquisitions,
-			    r->locks[l].contentions, r->locks[l].wait_total,
-			    r->locks[l].wait_max);
-		scenario_out(fd, "}}%s\n", i + 1 < ARRAY_SIZE(runs) ? "," : "");
+		log_locks_json(fd, r->locks);
+		scenario_out(fd, "}%s\n", i + 1 < ARRAY_SIZE(runs) ? "," : "");
 	}
 	scenario_out(fd, "  ]\n}\n");
 	scenario_json_close(fd, path);
