@@ -8,7 +8,7 @@ The plot is chosen by the JSON's "scenario" field, or by --kind:
   log      log_concurrency.json      (log.py)
   conversion unwritten_conversion.json (conversion.py)
   reclaim  reclaim_stalls.json       (reclaim.py)
-  wb       wb_starvation_*.json      (wb.py)
+  wb       wb_starvation_*.json, wb_starvation_xfs_*.json (wb.py)
 
   ./kshim plot -o wb.png build/tests/wb_starvation_kupdate.json
   ./kshim plot -o cmp.png base.json:base patched.json:patched
@@ -31,6 +31,7 @@ KINDS = {
     'unwritten_conversion': 'conversion',
     'reclaim_stalls': 'reclaim',
     'wb_starvation': 'wb',
+    'wb_starvation_xfs': 'wb',
 }
 
 

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """Plot the large file's dirty pages over time from the wb_starvation
-scenario's JSON files (one line per file: base and patched runs can be
-overlaid) into a PNG, with gnuplot (Debian: gnuplot-nox).
+and wb_starvation_xfs scenarios' JSON files (one line per file: base and
+patched runs can be overlaid) into a PNG, with gnuplot (Debian: gnuplot-nox).
 
   ./kshim plot -o wb.png build/tests/wb_starvation_kupdate.json
   ./kshim plot -o cmp.png base.json:base patched.json:patched
@@ -15,6 +15,7 @@ from scripts.plot import common
 def plot(output, runs):
     """RUNS: [(label, parsed JSON)] into the PNG OUTPUT."""
     plots = []
+    name = runs[0][1].get('scenario', 'wb_starvation').replace('_', '\\_')
     with tempfile.TemporaryDirectory() as tmp:
         for i, (label, d) in enumerate(runs):
             label = label or f'{d["regime"]} ({d["verdict"]})'
@@ -26,7 +27,7 @@ def plot(output, runs):
         script = (
             'set terminal pngcairo size 900,500\n'
             f"set output '{output}'\n"
-            "set title 'wb\\_starvation: dirty data of the large file over time'\n"
+            f"set title '{name}: dirty data of the large file over time'\n"
             "set xlabel 'seconds since the first write of the large file (virtual)'\n"
             "set ylabel 'dirty MiB of the large file'\n"
             'set grid\n'
