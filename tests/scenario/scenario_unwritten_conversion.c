@@ -120,6 +120,16 @@ static const char *const regime_names[] = {
 	[UNBOUNDED] = "unbounded", [PUSH_LATE] = "push late",
 	[BOUNDED] = "bounded",
 };
+static bool in_concurrency(unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(concurrency); i++)
+		if (concurrency[i] == n)
+			return true;
+	return false;
+}
+
 static const char *const regime_keys[] = {
 	[UNBOUNDED] = "unbounded", [PUSH_LATE] = "push_late",
 	[BOUNDED] = "bounded",
@@ -454,10 +464,19 @@ static void test_unwritten_conversion(void)
 	unsigned int i, only_n = 0;
 	u64 v;
 
-	if (env && !kstrtou64(env, 10, &v) && v)
+	/* A mistyped knob would quietly run something else: refuse it. */
+	if (env && (kstrtou64(env, 10, &v) || !v))
+		kshim_fatal("KSHIM_CONVERSIONS=%s: a positive number", env);
+	if (env)
 		total_writes = v;
-	if (only && kstrtouint(only, 10, &only_n))
-		only_n = 0;
+	if (only && (kstrtouint(only, 10, &only_n) || !in_concurrency(only_n)))
+		kshim_fatal("KSHIM_CONVERSION_N=%s: one of 8, 64, 256, 1024", only);
+	for (i = 0; regime && i < ARRAY_SIZE(regime_keys); i++)
+		if (!strcmp(regime, regime_keys[i]))
+			break;
+	if (regime && i == ARRAY_SIZE(regime_keys))
+		kshim_fatal("KSHIM_CONVERSION_REGIME=%s: unbounded, push_late or bounded",
+			    regime);
 	init_waitqueue_head(&m.bound_wait);
 	for (i = 0; i < ARRAY_SIZE(runs); i++) {
 		runs[i].n = concurrency[i / NR_REGIMES];
