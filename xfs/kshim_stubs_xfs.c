@@ -18,10 +18,7 @@
 		kshim_unimplemented(#name);				\
 	}
 
-/* Data I/O paths: xfs_iomap.c, xfs_file.c, xfs_discard.c,
- * fs/remap_range.c, fs/iomap (what xfs_reflink.c and xfs_bmap_util.c
- * call on their file paths). */
-LOUD(generic_remap_file_range_prep)
+/* Online discard (xfs_discard.c): the fixtures mount without -o discard. */
 LOUD(xfs_discard_extents)
 
 /* The file, ioctl, xattr and exchange-range entry points (xfs_file.c,

@@ -236,3 +236,27 @@ int kshim_vfs_ftruncate(struct file *file, loff_t length)
 	kshim_vfs_call_begin();
 	return kshim_vfs_call_end(do_ftruncate(file, length, 0));
 }
+
+/* ioctl_file_clone(), once the source descriptor is its file. */
+int kshim_vfs_clone_range(struct file *src, loff_t src_pos,
+			  struct file *dst, loff_t dst_pos, loff_t len)
+{
+	loff_t cloned;
+
+	kshim_vfs_call_begin();
+	cloned = vfs_clone_file_range(src, src_pos, dst, dst_pos, len, 0);
+	if (cloned >= 0 && len && cloned != len)
+		cloned = -EINVAL;
+	return kshim_vfs_call_end(cloned < 0 ? cloned : 0);
+}
+
+/* vfs_dedupe_file_range()'s call for one destination: its checks of the
+ * request (the source range within the source file, at most 1 GiB) are
+ * the caller's. */
+loff_t kshim_vfs_dedupe_range(struct file *src, loff_t src_pos,
+			      struct file *dst, loff_t dst_pos, loff_t len)
+{
+	kshim_vfs_call_begin();
+	return kshim_vfs_call_end(vfs_dedupe_file_range_one(src, src_pos, dst,
+				dst_pos, len, REMAP_FILE_CAN_SHORTEN));
+}

@@ -113,6 +113,11 @@ void kshim_cpu_release(int cpu)
 	kshim_lock_release(&cpu_locks[cpu]);
 }
 
+struct task_struct *kshim_cpu_holder(int cpu)
+{
+	return READ_ONCE(cpu_locks[cpu].owner);
+}
+
 /* A held CPU's interrupt window (see kshim/sched.h). */
 enum { IRQ_WINDOW_CLOSED, IRQ_WINDOW_OPEN, IRQ_WINDOW_BORROWED };
 static atomic_t irq_window[NR_CPUS];

@@ -21,6 +21,10 @@ struct kshim_task {
 	bool cpu_borrowed;	/* an interrupt on a CPU another task holds */
 	bool adopted;		/* a host thread that was not started by kshim */
 	bool interrupt;		/* kshim_task_set_interrupt() */
+	/* kthread_bind(): a per-CPU kworker. It runs only while no other
+	 * task holds its CPU (preemption or interrupts off), as on a real
+	 * CPU; the det backend keeps to that (kshim_sched_det.c). */
+	bool bound;
 	void (*fn)(void *);
 	void *arg;
 	void *backend;		/* the scheduler backend's per-task state */

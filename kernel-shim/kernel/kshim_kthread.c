@@ -16,6 +16,7 @@
 #include <linux/err.h>
 #include <kshim/sched.h>
 #include <kshim/runtime.h>
+#include "kshim_internal.h"
 
 struct kthread {
 	int (*threadfn)(void *);
@@ -97,6 +98,7 @@ void kthread_bind(struct task_struct *k, unsigned int cpu)
 	if (cpu >= nr_cpu_ids)
 		kshim_fatal("kthread_bind(%s, %u): no such CPU", k->comm, cpu);
 	k->thread_info.cpu = cpu;
+	k->kshim->bound = true;
 }
 
 bool kthread_should_stop(void)

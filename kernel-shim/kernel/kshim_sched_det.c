@@ -229,15 +229,62 @@ static bool advance_time(void)
 
 static void __noreturn det_hang(const char *why);
 
+/*
+ * A task bound to a CPU (a per-CPU kworker) cannot run while another
+ * task holds that CPU with preemption or interrupts off: on a real CPU it
+ * would wait to be scheduled there. Per-CPU code relies on it:
+ * xfs_inodegc_queue() adds an inode to this CPU's list and arms the
+ * CPU's worker under get_cpu(), so that the worker cannot empty the list
+ * in between and leave its timer armed on an empty list, which
+ * xfs_inodegc_stop() would not cancel (a timer firing on a freed mount:
+ * seen at unmount before this rule). Interrupts (timers, completions)
+ * still run; unbound tasks stand for tasks that would migrate.
+ */
+static bool cpu_taken(struct det_task *dt)
+{
+	struct task_struct *holder;
+
+	if (!dt->kt->bound)
+		return false;
+	holder = kshim_cpu_holder(dt->kt->task.thread_info.cpu);
+	return holder && holder != &dt->kt->task;
+}
+
+/* A random runnable task; if the first drawn may not run (cpu_taken()),
+ * one of those that may, drawn again, so that runs where the rule never
+ * applies keep their schedules. */
+static struct det_task *pick_random(void)
+{
+	struct det_task *dt = runq[kshim_random(&rng) % nrunq];
+	int i, n = 0, k;
+
+	if (!cpu_taken(dt))
+		return dt;
+	for (i = 0; i < nrunq; i++)
+		n += !cpu_taken(runq[i]);
+	if (!n)
+		return dt;
+	k = kshim_random(&rng) % n;
+	for (i = 0; i < nrunq; i++)
+		if (!cpu_taken(runq[i]) && !k--)
+			return runq[i];
+	return dt;
+}
+
 static struct det_task *pick_next(void)
 {
-	struct det_task *best;
+	struct det_task *best = NULL;
 	int i;
 
 	if (!nrunq)
 		return NULL;
 	if (strategy == DET_RANDOM)
-		return runq[kshim_random(&rng) % nrunq];
+		return pick_random();
+	for (i = 0; i < nrunq; i++)
+		if (!cpu_taken(runq[i]) && (!best || runq[i]->prio > best->prio))
+			best = runq[i];
+	if (best)
+		return best;
 	best = runq[0];
 	for (i = 1; i < nrunq; i++)
 		if (runq[i]->prio > best->prio)

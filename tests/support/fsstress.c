@@ -25,7 +25,7 @@ const char *const fsstress_op_names[FSS_NR_OPS] = {
 	"listxattr", "removexattr", "lookup", "readdir", "sync", "logforce",
 	"dropcaches", "write", "read", "dsyncwrite", "dwrite", "dread",
 	"fsync", "fdatasync", "fallocate", "punch", "zero", "collapse",
-	"insert", "truncate",
+	"insert", "truncate", "clone", "dedupe",
 };
 
 /* Namespace changes dominate, as in fsstress's default mix; file data
@@ -42,7 +42,7 @@ static const unsigned int default_weights[FSS_NR_OPS] = {
 	[FSS_DSYNCWRITE] = 1, [FSS_DWRITE] = 1, [FSS_DREAD] = 1,
 	[FSS_FSYNC] = 1, [FSS_FDATASYNC] = 1, [FSS_FALLOCATE] = 1,
 	[FSS_PUNCH] = 1, [FSS_ZERO] = 1, [FSS_COLLAPSE] = 1, [FSS_INSERT] = 1,
-	[FSS_TRUNCATE] = 2,
+	[FSS_TRUNCATE] = 2, [FSS_CLONE] = 2, [FSS_DEDUPE] = 1,
 };
 
 /* A log force or sync that completed: every operation each task had

@@ -5,7 +5,7 @@
  * ("p0", "p1"... under the root) with a weighted mix of namespace,
  * attribute and xattr operations, file data operations (buffered,
  * O_DSYNC and direct writes and reads, fsync, fdatasync, fallocate's
- * modes, truncation) and whole-filesystem ones (sync, log force,
+ * modes, truncation, reflink clones and dedupes) and whole-filesystem ones (sync, log force,
  * dropping the caches), all chosen from the seed. Each task keeps a
  * model of its directory tree (names, types, link counts, modes, owners,
  * xattrs, symlink targets, each file's size and contents) and checks
@@ -37,7 +37,7 @@ enum fsstress_op {
 	/* File data (fsstress_data.c): the first one is FSS_WRITE. */
 	FSS_WRITE, FSS_READ, FSS_DSYNCWRITE, FSS_DWRITE, FSS_DREAD,
 	FSS_FSYNC, FSS_FDATASYNC, FSS_FALLOCATE, FSS_PUNCH, FSS_ZERO,
-	FSS_COLLAPSE, FSS_INSERT, FSS_TRUNCATE,
+	FSS_COLLAPSE, FSS_INSERT, FSS_TRUNCATE, FSS_CLONE, FSS_DEDUPE,
 	FSS_NR_OPS
 };
 

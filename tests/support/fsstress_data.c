@@ -135,6 +135,40 @@ static void data_insert(struct m_data *d, u32 off, u32 len)
 	d->size += len;
 }
 
+/* Segments of D that overlap [off, end). */
+static u32 segs_in(const struct m_data *d, u32 off, u32 end)
+{
+	u32 k, n = 0;
+
+	for (k = 0; k < d->nseg; k++)
+		n += d->seg[k].off < end && d->seg[k].end > off;
+	return n;
+}
+
+/* A reflink clone: bytes [dst, dst + len) of D become those of SRC at
+ * [src, src + len), their patterns moved with them. SRC is a copy (it
+ * may be D's own contents before the clone). */
+static void data_clone(struct m_data *d, const struct m_data *src, u32 off,
+		       u32 dst, u32 len)
+{
+	u32 k, j;
+
+	data_zero(d, dst, dst + len);
+	for (k = 0; k < src->nseg; k++) {
+		struct m_seg s = src->seg[k];
+
+		if (s.end <= off || s.off >= off + len)
+			continue;
+		s.off = max(s.off, off) - off + dst;
+		s.end = min(s.end, off + len) - off + dst;
+		s.adj += off - dst;
+		for (j = 0; j < d->nseg && d->seg[j].off < s.off; j++)
+			;
+		seg_ins(d, j, s);
+	}
+	d->size = max(d->size, dst + len);
+}
+
 /* The model's bytes [off, off + len) into BUF (zeroes past the end). */
 static void data_fill(const struct m_data *d, u32 off, u32 len, u8 *buf)
 {
@@ -540,9 +574,151 @@ static void op_truncate(struct task_model *t, int e)
 	close_file(t, f, t->en[e].name);
 }
 
+/*
+ * What vfs_clone_file_range() (DEDUPE false) or a dedupe of one range
+ * (vfs_dedupe_file_range_one()) returns for SRC's [off, off + len) onto
+ * DST at DOFF, by fs/remap_range.c's rules on 4 KiB blocks: both starts
+ * block-aligned (the generator's always are); the source range within
+ * the source file, and for a dedupe the destination's within its file;
+ * a clone may end unaligned only at the source's end of file and past
+ * the destination's; within one file the ranges, their last block
+ * rounded up, must not overlap. A dedupe of ranges that differ: -EBADE.
+ * 0 when the clone or dedupe happens.
+ */
+static long remap_result(const struct m_data *src, const struct m_data *dst,
+			 bool same_inode, u32 off, u32 doff, u32 len,
+			 bool dedupe)
+{
+	u32 bytes = len;
+
+	if (off >= src->size || off + len > src->size)
+		return -EINVAL;
+	if (dedupe && (doff >= dst->size || doff + len > dst->size))
+		return -EINVAL;
+	if (off + len == src->size && (!dedupe || doff + len == dst->size))
+		bytes = ALIGN(len, DIO_ALIGN);
+	else if (!IS_ALIGNED(len, DIO_ALIGN))
+		return -EINVAL;
+	if (same_inode && doff + bytes > off && doff < off + bytes)
+		return -EINVAL;
+	if (!IS_ALIGNED(len, DIO_ALIGN) && doff + len < dst->size)
+		return -EINVAL;
+	return 0;
+}
+
+/* Whether [off, off + len) of A and [doff, doff + len) of B hold the
+ * same bytes. */
+static bool same_bytes(const struct m_data *a, u32 off,
+		       const struct m_data *b, u32 doff, u32 len)
+{
+	u8 *x = kmalloc(len, GFP_KERNEL | __GFP_NOFAIL);
+	u8 *y = kmalloc(len, GFP_KERNEL | __GFP_NOFAIL);
+	bool same;
+
+	data_fill(a, off, len, x);
+	data_fill(b, doff, len, y);
+	same = !memcmp(x, y, len);
+	kfree(x);
+	kfree(y);
+	return same;
+}
+
+/* The crash check's view of a clone: each byte of DST's range may now
+ * be the source's (its segments' patterns, zeroes between them). */
+static void log_clone(struct task_model *t, int ino, const struct m_data *src,
+		      u32 off, u32 doff, u32 len)
+{
+	u32 k, at = off;
+
+	for (k = 0; k < src->nseg; k++) {
+		const struct m_seg *s = &src->seg[k];
+		u32 a = max(s->off, off), b = min(s->end, off + len);
+
+		if (a >= b)
+			continue;
+		log_change(t, ino, 0, 0, at - off + doff, a - off + doff, false);
+		log_change(t, ino, s->seed, s->adj + off - doff, a - off + doff,
+			   b - off + doff, false);
+		at = b;
+	}
+	log_change(t, ino, 0, 0, at - off + doff, len + doff, false);
+}
+
+/*
+ * clone (FICLONERANGE) and dedupe (FIDEDUPERANGE) between two of the
+ * task's files, or within one: block-aligned starts, a length of whole
+ * blocks or, for a third of the clones, up to the source's end of file.
+ * Mostly valid requests; the model predicts each -EINVAL and, for a
+ * dedupe, whether the ranges match (holes often do) or -EBADE. A clone
+ * makes later writes to either file copy on write.
+ */
+static void op_remap(struct task_model *t, enum fsstress_op op, int se, int de)
+{
+	int sino = t->en[se].ino, dino = t->en[de].ino;
+	struct m_data src = t->in[sino].data, *d = &t->in[dino].data;
+	bool dedupe = op == FSS_DEDUPE;
+	u32 old = d->size, len, off, doff, left, k;
+	struct file *sf, *df;
+	long want, got;
+
+	/* After an I/O error neither size nor bytes are known. */
+	if (t->in[sino].data_lost || t->in[dino].data_lost)
+		return;
+	off = DIO_ALIGN * fss_rnd(t, src.size / DIO_ALIGN + 1);
+	left = off < src.size ? src.size - off : 0;
+	if (!fss_rnd(t, 4))		/* anything: -EINVAL's cases */
+		len = DIO_ALIGN * (1 + fss_rnd(t, 4));
+	else if (!dedupe && (left < DIO_ALIGN || !fss_rnd(t, 3)))
+		len = left ?: DIO_ALIGN;	/* to the end of file */
+	else
+		len = DIO_ALIGN * (1 + fss_rnd(t, clamp(left / DIO_ALIGN, 1u, 4u)));
+	doff = DIO_ALIGN * fss_rnd(t, (dedupe ? old : MAX_FILE - len) /
+				   DIO_ALIGN + 1);
+	/* A dedupe of differing bytes only fails: half of them look for a
+	 * destination that matches (holes, cloned ranges). */
+	if (dedupe && fss_rnd(t, 2))
+		for (k = 0; k + len <= old; k += DIO_ALIGN)
+			if ((sino != dino || k >= off + len || k + len <= off) &&
+			    same_bytes(&src, off, d, k, len)) {
+				doff = k;
+				break;
+			}
+	if (doff + len > MAX_FILE || d->nseg + 1 + segs_in(&src, off, off + len) >
+	    MAX_SEGS || !fits(t, dino, max(old, doff + len)))
+		return;
+	want = remap_result(&src, d, sino == dino, off, doff, len, dedupe);
+	if (dedupe && !want && !same_bytes(&src, off, d, doff, len))
+		want = -EBADE;
+	sf = open_entry(t, se, O_RDONLY);
+	if (!sf)
+		return;
+	df = open_entry(t, de, O_RDWR);
+	if (!df) {
+		close_file(t, sf, t->en[se].name);
+		return;
+	}
+	if (dedupe) {
+		got = kshim_vfs_dedupe_range(sf, off, df, doff, len);
+		/* The bytes deduped: all of them, as the range is whole
+		 * blocks within both files. */
+		if (!want && got == len)
+			got = 0;
+	} else {
+		got = kshim_vfs_clone_range(sf, off, df, doff, len);
+	}
+	if (data_expect(t, op, dino, got, want, t->en[de].name) && !want &&
+	    !dedupe) {
+		data_clone(d, &src, off, doff, len);
+		log_clone(t, dino, &src, off, doff, len);
+		log_size(t, dino, old, d->size);
+	}
+	close_file(t, df, t->en[de].name);
+	close_file(t, sf, t->en[se].name);
+}
+
 void fss_data_op(struct task_model *t, enum fsstress_op op)
 {
-	int e = fss_pick_entry(t, BIT(M_REG));
+	int e = fss_pick_entry(t, BIT(M_REG)), i;
 
 	if (e < 0)
 		return;
@@ -564,6 +740,13 @@ void fss_data_op(struct task_model *t, enum fsstress_op op)
 		break;
 	case FSS_TRUNCATE:
 		op_truncate(t, e);
+		break;
+	case FSS_CLONE: case FSS_DEDUPE:
+		/* Most files are empty (created, not written yet), and an
+		 * empty source only gives -EINVAL: look a little further. */
+		for (i = 0; i < 3 && !t->in[t->en[e].ino].data.size; i++)
+			e = fss_pick_entry(t, BIT(M_REG));
+		op_remap(t, op, e, fss_pick_entry(t, BIT(M_REG)));
 		break;
 	default:
 		kshim_fatal("fsstress: operation %d is not a data operation", op);

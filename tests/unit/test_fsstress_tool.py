@@ -17,13 +17,13 @@ from scripts.testing import fsstress  # noqa: E402
 class DefaultMix(unittest.TestCase):
 	def test_every_operation_has_a_name_and_a_weight(self):
 		mix = fsstress.default_mix()
-		self.assertEqual(len(mix), 33)
+		self.assertEqual(len(mix), 35)
 		self.assertIn('rename', mix)
 		self.assertIn('dropcaches', mix)
 		# The file data operations (fsstress_data.c).
 		for op in ('write', 'read', 'dsyncwrite', 'dwrite', 'dread',
 			   'fsync', 'fdatasync', 'fallocate', 'punch', 'zero',
-			   'collapse', 'insert', 'truncate'):
+			   'collapse', 'insert', 'truncate', 'clone', 'dedupe'):
 			self.assertIn(op, mix)
 		self.assertTrue(all(w > 0 for w in mix.values()), mix)
 

@@ -23,6 +23,7 @@
 #include <linux/cpumask.h>
 #include <linux/rcupdate.h>
 #include <linux/slab.h>
+#include <linux/string.h>
 #include <kshim/ktest.h>
 #include <kshim/sched.h>
 
@@ -606,6 +607,65 @@ static void test_bound_work_runs_on_its_cpu(void)
 	}
 	destroy_workqueue(pl->wq);
 	kfree(pl);
+}
+
+/*
+ * A CPU's kworker does not run while another task holds that CPU with
+ * preemption off, not even a work item already running: per-CPU code
+ * such as xfs_inodegc_queue() adds to the CPU's list and arms the CPU's
+ * worker under get_cpu(), and relies on the worker, which may be in the
+ * middle of its work function, not emptying the list in between. Here
+ * the work item counts its steps (switch points, where the scheduler may
+ * run anyone); the holder gives the scheduler many chances and the count
+ * must not move. The det backend keeps the rule; the parallel backend's
+ * host threads cannot (FAKES.md), so there only the rest is checked.
+ */
+struct held_cpu {
+	struct work_struct work;
+	atomic_t steps;
+	bool started, stop;
+	int cpu;
+	int moved_while_held;
+};
+
+static void held_cpu_fn(struct work_struct *work)
+{
+	struct held_cpu *h = container_of(work, struct held_cpu, work);
+
+	WRITE_ONCE(h->started, true);
+	while (!READ_ONCE(h->stop)) {
+		atomic_inc(&h->steps);
+		kshim_switch_point(KSHIM_SW_CPU_RELAX, NULL);
+	}
+}
+
+static void hold_cpu(void *arg)
+{
+	struct held_cpu *h = arg;
+	int i, before;
+
+	get_cpu();
+	before = atomic_read(&h->steps);
+	for (i = 0; i < 2000; i++)
+		kshim_switch_point(KSHIM_SW_CPU_RELAX, NULL);
+	h->moved_while_held = atomic_read(&h->steps) - before;
+	put_cpu();
+}
+
+static void test_bound_worker_waits_while_its_cpu_is_held(void)
+{
+	struct held_cpu h = { .cpu = nr_cpu_ids - 1 };
+	struct task_struct *t;
+
+	INIT_WORK(&h.work, held_cpu_fn);
+	KSHIM_ASSERT(queue_work_on(h.cpu, system_wq, &h.work));
+	KSHIM_ASSERT(POLL_UNTIL(READ_ONCE(h.started)));
+	t = kshim_task_run(hold_cpu, &h, "cpu_holder", h.cpu);
+	kshim_task_join(t);
+	WRITE_ONCE(h.stop, true);
+	flush_work(&h.work);
+	if (!strcmp(kshim_sched->name, "det"))
+		KSHIM_ASSERT_EQ(h.moved_while_held, 0);
 }
 
 /* ==== delayed work ======================================================= */
@@ -1379,6 +1439,7 @@ static const struct kshim_test wq_basic_tests[] = {
 	KSHIM_TEST(test_queue_sets_pending_and_runs_once),
 	KSHIM_TEST(test_system_workqueues),
 	KSHIM_TEST(test_bound_work_runs_on_its_cpu),
+	KSHIM_TEST(test_bound_worker_waits_while_its_cpu_is_held),
 	{ }
 };
 

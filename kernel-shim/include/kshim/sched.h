@@ -143,6 +143,8 @@ void kshim_cpus_init(void);
 void kshim_cpu_claim(int cpu);
 bool kshim_cpu_try_claim(int cpu);
 void kshim_cpu_release(int cpu);
+/* The task holding CPU for an atomic section, or NULL. */
+struct task_struct *kshim_cpu_holder(int cpu);
 /*
  * The interrupt window of a held CPU: its owner spins (cpu_relax()) with
  * interrupts on, so an interrupt may run there, as on a real CPU, and

@@ -131,4 +131,19 @@ int kshim_vfs_fallocate(struct file *file, int mode, loff_t offset,
 /* ftruncate(): do_ftruncate(), then do_truncate() and ->setattr. */
 int kshim_vfs_ftruncate(struct file *file, loff_t length);
 
+/* ioctl(FICLONERANGE) (FICLONE: LEN 0, to the source's end): what
+ * fs/ioctl.c's ioctl_file_clone() does with its two files:
+ * vfs_clone_file_range() (fs/remap_range.c), the filesystem's
+ * ->remap_file_range (XFS: reflink), and -EINVAL when fewer bytes than
+ * asked were cloned. 0 or a negative errno. */
+int kshim_vfs_clone_range(struct file *src, loff_t src_pos,
+			  struct file *dst, loff_t dst_pos, loff_t len);
+
+/* ioctl(FIDEDUPERANGE) for one destination: what vfs_dedupe_file_range()
+ * runs per destination, vfs_dedupe_file_range_one() with
+ * REMAP_FILE_CAN_SHORTEN. The bytes now shared, -EBADE when the ranges'
+ * contents differ, or a negative errno. */
+loff_t kshim_vfs_dedupe_range(struct file *src, loff_t src_pos,
+			      struct file *dst, loff_t dst_pos, loff_t len);
+
 #endif
