@@ -132,10 +132,40 @@ def tail(text, lines=30):
 	return '\n'.join(ls[-lines:])
 
 
+# The runtime's exit checks: one line per leaked object (at most 20 of
+# them, then "... and N more"), kind and cache first.
+LEAK_RE = re.compile(r'kshim: leak: (pages|[a-z]+(?: \S+)?): ')
+LEAK_MORE_RE = re.compile(r'kshim: leak: \.\.\. and (\d+) more')
+
+
+def leak_summary(ls):
+	"""One line for the leak report's many: objects by kind and cache
+	(slab xfs_inode 3, kmalloc 2...), or None."""
+	by = {}
+	more = 0
+	for l in ls:
+		m = LEAK_RE.search(l)
+		if m:
+			by[m.group(1)] = by.get(m.group(1), 0) + 1
+		m = LEAK_MORE_RE.search(l)
+		if m:
+			more += int(m.group(1))
+	if not by:
+		return None
+	kinds = ', '.join('%s %d' % (k, n) for k, n in
+			  sorted(by.items(), key=lambda x: (-x[1], x[0])))
+	return 'leaked at exit: %s%s' % (
+		kinds, ' and %d more' % more if more else '')
+
+
 def excerpt(text, keys=8, lines=12):
-	"""The lines that say why (at most KEYS), then the last LINES."""
+	"""The lines that say why (at most KEYS; a leak report summed up in
+	one), then the last LINES."""
 	ls = text.rstrip('\n').splitlines()
 	key = [l for l in ls if KEY_RE.search(l)][:keys]
+	leaks = leak_summary(ls)
+	if leaks:
+		key.append(leaks)
 	out = ['why:'] + ['  ' + l for l in key] + ['last lines:'] if key \
 		else []
 	return '\n'.join(out + ls[-lines:])

@@ -238,5 +238,27 @@ class TestVerdict(unittest.TestCase):
 		self.assertIn('not measured', cmp.behaviour_text(j['behaviour']))
 
 
+
+class TestExcerpt(unittest.TestCase):
+	"""What a regression's report shows first: the reason."""
+
+	LEAKS = (
+		'  Test: test_x ...passed\n'
+		'kshim: leak: slab xfs_inode: 1024 bytes at 0x1, allocated from 0x2\n'
+		'kshim: leak: slab xfs_inode: 1024 bytes at 0x3, allocated from 0x2\n'
+		'kshim: leak: kmalloc: 64 bytes at 0x4, allocated from 0x5\n'
+		'kshim: leak: ... and 7 more\n'
+		'kshim: 10 object(s) leaked\n')
+
+	def test_leaks_at_exit_are_summed_up_under_why(self):
+		why = cmp.excerpt(self.LEAKS).split('last lines:')[0]
+		self.assertIn('leaked at exit: slab xfs_inode 2, kmalloc 1 and '
+			      '7 more', why)
+
+	def test_a_run_without_leaks_has_no_leak_line(self):
+		self.assertNotIn('leaked at exit', cmp.excerpt(
+			'  Test: test_x ...FAILED\n  1. a.c:3  - x == 1\n'))
+
+
 if __name__ == '__main__':
 	unittest.main()
