@@ -445,6 +445,95 @@ static void test_direct_io(void)
 	finish(&fx, root, m, 1);
 }
 
+/* The disk block under file offset OFF (a hole or delayed allocation:
+ * NULLFSBLOCK). */
+static xfs_fsblock_t disk_block(struct file *f, loff_t off)
+{
+	struct xfs_inode *ip = XFS_I(file_inode(f));
+	struct xfs_bmbt_irec map;
+	int nmap = 1, err;
+	unsigned int lock;
+
+	lock = xfs_ilock_data_map_shared(ip);
+	err = xfs_bmapi_read(ip, XFS_B_TO_FSBT(ip->i_mount, off), 1, &map,
+			     &nmap, 0);
+	xfs_iunlock(ip, lock);
+	KSHIM_ASSERT_EQ_FATAL(err, 0);
+	if (!nmap || map.br_startblock == HOLESTARTBLOCK ||
+	    isnullstartblock(map.br_startblock))
+		return NULLFSBLOCK;
+	return map.br_startblock + XFS_B_TO_FSBT(ip->i_mount, off) -
+	       map.br_startoff;
+}
+
+/*
+ * Reflink (the image has reflink=1, mkfs.xfs's default): a clone shares
+ * the source's blocks; a later write to either file copies the block it
+ * writes (copy on write) and leaves the other file's bytes and block as
+ * they were. A dedupe shares equal ranges and refuses different ones
+ * (-EBADE); the remap rules' -EINVALs; all of it after a remount.
+ */
+static void test_reflink_clone_then_copy_on_write(void)
+{
+	struct xfs_fixture fx = { .dev = &dev_ssd };
+	struct dentry *root = mount_root(&fx);
+	struct mfile m[2] = { };
+	u64 s = kshim_seed();
+
+	mopen(&m[0], root, "src", O_RDWR | O_CREAT);
+	mopen(&m[1], root, "dst", O_RDWR | O_CREAT);
+	mwrite(&m[0], s, 0, 64 * KB + 100, 0);	/* dirty: clone writes it */
+
+	/* Whole blocks at 0 to dst at 16 KiB; the last 100 bytes up to the
+	 * source's end of file, past dst's. */
+	KSHIM_ASSERT_EQ(kshim_vfs_clone_range(m[0].f, 0, m[1].f, 16 * KB,
+					      64 * KB), 0);
+	KSHIM_ASSERT_EQ(kshim_vfs_clone_range(m[0].f, 64 * KB, m[1].f,
+					      80 * KB, 100), 0);
+	memcpy(m[1].want + 16 * KB, m[0].want, 64 * KB + 100);
+	m[1].size = 80 * KB + 100;
+	mcheck(&m[1], "cloned");
+	KSHIM_ASSERT(xfs_is_reflink_inode(XFS_I(file_inode(m[0].f))));
+	KSHIM_ASSERT(xfs_is_reflink_inode(XFS_I(file_inode(m[1].f))));
+	KSHIM_ASSERT_EQ(disk_block(m[1].f, 20 * KB), disk_block(m[0].f, 4 * KB));
+	KSHIM_ASSERT(disk_block(m[0].f, 4 * KB) != NULLFSBLOCK);
+
+	/* The remap rules: unaligned starts and lengths not at EOF,
+	 * overlap within one file, a source range past EOF. */
+	KSHIM_ASSERT_EQ(kshim_vfs_clone_range(m[0].f, 100, m[1].f, 0, 4096),
+			-EINVAL);
+	KSHIM_ASSERT_EQ(kshim_vfs_clone_range(m[0].f, 0, m[1].f, 0, 5000),
+			-EINVAL);
+	KSHIM_ASSERT_EQ(kshim_vfs_clone_range(m[0].f, 0, m[0].f, 4096,
+					      8192), -EINVAL);
+	KSHIM_ASSERT_EQ(kshim_vfs_clone_range(m[0].f, 128 * KB, m[1].f, 0,
+					      4096), -EINVAL);
+
+	/* Copy on write, both ways: buffered into the source, direct
+	 * into the destination. */
+	mwrite(&m[0], s + 1, 4 * KB + 10, 6 * KB, 0);
+	KSHIM_ASSERT_EQ(kshim_vfs_fsync(m[0].f, 0), 0);
+	mwrite(&m[1], s + 2, 48 * KB, 4 * KB, RWF_DSYNC);
+	mcheck(&m[0], "source written after the clone");
+	mcheck(&m[1], "destination after the source's write");
+	KSHIM_ASSERT(disk_block(m[0].f, 4 * KB) != disk_block(m[1].f, 20 * KB));
+	KSHIM_ASSERT(disk_block(m[0].f, 32 * KB) != disk_block(m[1].f, 48 * KB));
+	KSHIM_ASSERT_EQ(disk_block(m[0].f, 40 * KB), disk_block(m[1].f, 56 * KB));
+
+	/* Dedupe: equal bytes (src 36..44 KiB, dst 52..60 KiB) are
+	 * shared; different ones refused. */
+	KSHIM_ASSERT_EQ(kshim_vfs_dedupe_range(m[0].f, 36 * KB, m[1].f,
+					       52 * KB, 8 * KB), 8 * KB);
+	KSHIM_ASSERT_EQ(kshim_vfs_dedupe_range(m[0].f, 0, m[1].f, 0, 8 * KB),
+			-EBADE);
+	mcheck(&m[1], "deduped");
+
+	remount(&fx, &root, m, 2);
+	mcheck(&m[0], "source after a remount");
+	mcheck(&m[1], "destination after a remount");
+	finish(&fx, root, m, 2);
+}
+
 /* O_APPEND and RWF_APPEND write at EOF whatever the position; RWF_NOWAIT
  * on a read never waits for the device. */
 static void test_append_and_nowait(void)
@@ -619,6 +708,7 @@ static const struct kshim_test tests[] = {
 	KSHIM_TEST(test_punch_zero_collapse_insert),
 	KSHIM_TEST(test_truncate_down_and_up),
 	KSHIM_TEST(test_direct_io),
+	KSHIM_TEST(test_reflink_clone_then_copy_on_write),
 	KSHIM_TEST(test_append_and_nowait),
 	KSHIM_TEST(test_synced_data_survives_power_cut),
 	KSHIM_TEST(test_dirty_data_is_throttled_and_flushed),

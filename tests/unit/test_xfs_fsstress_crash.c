@@ -25,24 +25,38 @@
 #define OPS	150
 
 /*
- * With logged xattrs, recovery of an attribute removal can assert that
- * the entry it marks INCOMPLETE was not already so
- * (finding_xfs_larp_replay_setflag.c, which is this file built without
- * the line below). Printed and counted here, not failed on.
+ * Kernel assertions this test meets and counts without failing: each is
+ * a finding of its own, whose binary is this file built with its define
+ * (tests/findings/):
+ *  - with logged xattrs, recovery of an attribute removal can assert
+ *    that the entry it marks INCOMPLETE was not already so
+ *    (finding_xfs_larp_replay_setflag.c: FSSTRESS_CRASH_FINDING);
+ *  - after a log write error, inactivation can assert that the mount is
+ *    shut down in the window where only the log is
+ *    (finding_xfs_inactive_log_shutdown_window.c:
+ *    FSSTRESS_CRASH_FINDING_IFREE).
  */
-static void known_larp_replay_assert(void)
+static void known_findings(void)
 {
 #ifndef FSSTRESS_CRASH_FINDING
 	kshim_test_known_warn("Assertion failed: (entry->flags & XFS_ATTR_INCOMPLETE) == 0");
 #endif
+#ifndef FSSTRESS_CRASH_FINDING_IFREE
+	kshim_test_known_warn("Assertion failed: xfs_is_shutdown(mp)");
+#endif
 }
 
 /*
- * The mix: the generator's default, or for the finding (above) the
- * namespace operations alone, as when it was found: xattr removals stay
- * as frequent.
+ * The mix: the generator's default, or for the findings the mixes they
+ * were found with: the namespace operations alone for the first (xattr
+ * removals stay as frequent), with clones and dedupes for the second.
  */
-#ifdef FSSTRESS_CRASH_FINDING
+#if defined(FSSTRESS_CRASH_FINDING)
+static const char default_mix[] =
+	"write=0,read=0,dsyncwrite=0,dwrite=0,dread=0,fsync=0,fdatasync=0,"
+	"fallocate=0,punch=0,zero=0,collapse=0,insert=0,truncate=0,clone=0,"
+	"dedupe=0";
+#elif defined(FSSTRESS_CRASH_FINDING_IFREE)
 static const char default_mix[] =
 	"write=0,read=0,dsyncwrite=0,dwrite=0,dread=0,fsync=0,fdatasync=0,"
 	"fallocate=0,punch=0,zero=0,collapse=0,insert=0,truncate=0";
@@ -106,7 +120,7 @@ static void crash_in_the_middle(enum kshim_crash_mode mode, unsigned int sector,
 		kshim_fatal("%s", why);
 	fs = fsstress_new(&cfg);
 	kshim_test_known_warn("Assertion failed: new_size <= XFS_ISIZE(ip)");
-	known_larp_replay_assert();
+	known_findings();
 	/*
 	 * Logged xattrs (the larp knob, /sys/fs/xfs/debug/larp): an xattr
 	 * change is an intent recovery finishes. Without them XFS does not
@@ -207,7 +221,7 @@ static void shutdown_in_the_middle(enum shutdown_kind kind)
 	unsigned int i;
 
 	kshim_test_known_warn("Assertion failed: new_size <= XFS_ISIZE(ip)");
-	known_larp_replay_assert();
+	known_findings();
 	xfs_globals.larp = true;
 	if (fsstress_parse_mix(default_mix, cfg.weights, why, sizeof(why)))
 		kshim_fatal("%s", why);
@@ -291,7 +305,7 @@ static void test_crash_in_data_operations(void)
 }
 
 static const struct kshim_test tests[] = {
-#ifndef FSSTRESS_CRASH_FINDING
+#if !defined(FSSTRESS_CRASH_FINDING) && !defined(FSSTRESS_CRASH_FINDING_IFREE)
 	KSHIM_TEST(test_crash_in_data_operations),
 #endif
 	KSHIM_TEST(test_crash_dropping_the_cache),
