@@ -175,22 +175,29 @@ static bool dirty_in_cache(struct file *f)
 	       mapping_tagged(f->f_mapping, PAGECACHE_TAG_WRITEBACK);
 }
 
-/* The state of the extent at file offset OFF: 1 unwritten, 0 written,
- * 2 delayed allocation, -1 a hole (xfs_bmapi_read() on the inode's data
- * fork). */
-static int extent_state(struct file *f, loff_t off)
+/* The data fork's mapping at file offset OFF (xfs_bmapi_read() on the
+ * inode); false for a hole. */
+static bool extent_at(struct file *f, loff_t off, struct xfs_bmbt_irec *map)
 {
 	struct xfs_inode *ip = XFS_I(file_inode(f));
-	struct xfs_bmbt_irec map;
 	int nmap = 1, err;
 	unsigned int lock;
 
 	lock = xfs_ilock_data_map_shared(ip);
-	err = xfs_bmapi_read(ip, XFS_B_TO_FSBT(ip->i_mount, off), 1, &map,
+	err = xfs_bmapi_read(ip, XFS_B_TO_FSBT(ip->i_mount, off), 1, map,
 			     &nmap, 0);
 	xfs_iunlock(ip, lock);
 	KSHIM_ASSERT_EQ_FATAL(err, 0);
-	if (!nmap || map.br_startblock == HOLESTARTBLOCK)
+	return nmap && map->br_startblock != HOLESTARTBLOCK;
+}
+
+/* The state of the extent at file offset OFF: 1 unwritten, 0 written,
+ * 2 delayed allocation, -1 a hole. */
+static int extent_state(struct file *f, loff_t off)
+{
+	struct xfs_bmbt_irec map;
+
+	if (!extent_at(f, off, &map))
 		return -1;
 	if (isnullstartblock(map.br_startblock))
 		return 2;
@@ -449,21 +456,12 @@ static void test_direct_io(void)
  * NULLFSBLOCK). */
 static xfs_fsblock_t disk_block(struct file *f, loff_t off)
 {
-	struct xfs_inode *ip = XFS_I(file_inode(f));
+	struct xfs_mount *mp = XFS_I(file_inode(f))->i_mount;
 	struct xfs_bmbt_irec map;
-	int nmap = 1, err;
-	unsigned int lock;
 
-	lock = xfs_ilock_data_map_shared(ip);
-	err = xfs_bmapi_read(ip, XFS_B_TO_FSBT(ip->i_mount, off), 1, &map,
-			     &nmap, 0);
-	xfs_iunlock(ip, lock);
-	KSHIM_ASSERT_EQ_FATAL(err, 0);
-	if (!nmap || map.br_startblock == HOLESTARTBLOCK ||
-	    isnullstartblock(map.br_startblock))
+	if (!extent_at(f, off, &map) || isnullstartblock(map.br_startblock))
 		return NULLFSBLOCK;
-	return map.br_startblock + XFS_B_TO_FSBT(ip->i_mount, off) -
-	       map.br_startoff;
+	return map.br_startblock + XFS_B_TO_FSBT(mp, off) - map.br_startoff;
 }
 
 /*
