@@ -330,19 +330,3 @@ void kshim_vmscan_get_stats(struct kshim_vmscan_stats *o)
 	o->spin_ns = atomic64_read(&st.spin_ns);
 	o->min_free = atomic_long_read(&st.min_free);
 }
-
-/*
- * mm/vmscan.c's drop_slab() (echo 2 > /proc/sys/vm/drop_caches): every
- * shrinker at priority 0, again while the last round freed more than a
- * shrinking share. One node and no memory cgroups, so the kernel's loop
- * over both is one call.
- */
-void drop_slab(void)
-{
-	int shift = 0;
-	unsigned long freed;
-
-	do {
-		freed = shrink(GFP_KERNEL, 0);
-	} while ((freed >> shift++) > 1);
-}

@@ -254,6 +254,50 @@ struct page *__alloc_pages_noprof(gfp_t gfp, unsigned int order,
 	return alloc_pages_at(gfp, order, _RET_IP_);
 }
 
+/*
+ * mm/page_alloc.c's watermark test, which mm/vmscan.c asks (is the zone
+ * balanced, may kswapd sleep, may direct reclaim stop). The order-0 test
+ * is the kernel's: free pages, less the 2^order - 1 a request of that
+ * order cannot use, against the mark. Lost: the high-order half (is a
+ * free block of that order left in the buddy lists): kshim keeps no free
+ * lists, so an order > 0 request is answered as an order-0 one; there
+ * are no highatomic or CMA reserves and no lowmem reserves (one zone).
+ */
+bool __zone_watermark_ok(struct zone *z, unsigned int order,
+			 unsigned long mark, int highest_zoneidx,
+			 unsigned int alloc_flags, long free_pages)
+{
+	long min = mark;
+
+	free_pages -= (1 << order) - 1;
+	if (alloc_flags & ALLOC_RESERVES) {
+		if (alloc_flags & ALLOC_MIN_RESERVE) {
+			min -= min / 2;
+			if (alloc_flags & ALLOC_NON_BLOCK)
+				min -= min / 4;
+		}
+		if (alloc_flags & ALLOC_OOM)
+			min -= min / 2;
+	}
+	return free_pages > min + (long)z->lowmem_reserve[highest_zoneidx];
+}
+
+bool zone_watermark_ok(struct zone *z, unsigned int order, unsigned long mark,
+		       int highest_zoneidx, unsigned int alloc_flags)
+{
+	return __zone_watermark_ok(z, order, mark, highest_zoneidx, alloc_flags,
+				   zone_page_state(z, NR_FREE_PAGES));
+}
+
+/* The counters are exact (kshim_vmstat.c): there is no per-CPU drift to
+ * snapshot, so the safe test is the plain one. */
+bool zone_watermark_ok_safe(struct zone *z, unsigned int order,
+			    unsigned long mark, int highest_zoneidx)
+{
+	return __zone_watermark_ok(z, order, mark, highest_zoneidx, 0,
+				   zone_page_state(z, NR_FREE_PAGES));
+}
+
 /* For kshim_slab.c: pages whose leak report names CALLER. */
 struct page *kshim_alloc_pages_caller(gfp_t gfp, unsigned int order,
 				      unsigned long caller)
