@@ -31,6 +31,8 @@ struct kshim_trace_hooks {
 	void (*mm_vmscan_direct_reclaim_end)(unsigned long nr_reclaimed);
 	void (*mm_vmscan_kswapd_wake)(int nid, int zid, int order);
 	void (*mm_vmscan_kswapd_sleep)(int nid);
+	void (*mm_vmscan_wakeup_kswapd)(int nid, int zid, int order,
+			gfp_t gfp_flags);
 	void (*mm_vmscan_lru_shrink_inactive)(int nid,
 			unsigned long nr_scanned, unsigned long nr_reclaimed,
 			struct reclaim_stat *stat, int priority, int file);

@@ -43,8 +43,9 @@ KSHIM_TP(mm_vmscan_lru_shrink_inactive,
 	 (int nid, unsigned long nr_scanned, unsigned long nr_reclaimed,
 	  struct reclaim_stat *stat, int priority, int file),
 	 (nid, nr_scanned, nr_reclaimed, stat, priority, file))
-KSHIM_TP_EMPTY(mm_vmscan_wakeup_kswapd,
-	       (int nid, int zid, int order, gfp_t gfp_flags))
+KSHIM_TP(mm_vmscan_wakeup_kswapd,
+	 (int nid, int zid, int order, gfp_t gfp_flags),
+	 (nid, zid, order, gfp_flags))
 KSHIM_TP_EMPTY(mm_vmscan_lru_isolate,
 	       (int highest_zoneidx, int order, unsigned long nr_requested,
 		unsigned long nr_scanned, unsigned long nr_skipped,
