@@ -260,7 +260,7 @@ static void test_folio_under_writeback_is_not_freed(void)
 	};
 	struct kshim_vmscan_stats st;
 	struct inode *inode;
-	unsigned long scan0;
+	unsigned long scan0, still;
 
 	setup();
 	inode = new_file(false, false);
@@ -279,11 +279,19 @@ static void test_folio_under_writeback_is_not_freed(void)
 	/*
 	 * Reclaim found them under writeback, the device still holding them:
 	 * none was freed, and the ones it met are marked PG_reclaim, to be
-	 * rotated to the LRU's tail when written.
+	 * rotated to the LRU's tail when written. A folio that is still
+	 * under writeback now was all along (writeback does not restart):
+	 * in virtual time all are; in the parallel backend the 500 ms may
+	 * pass first on a loaded machine, and then only those are checked.
 	 */
-	KSHIM_ASSERT_EQ(count_folios(inode, is_writeback), FILE_PAGES);
-	KSHIM_ASSERT_EQ(inode->i_mapping->nrpages, FILE_PAGES);
-	KSHIM_ASSERT(count_folios(inode, is_reclaim) >= SWAP_CLUSTER_MAX);
+	still = count_folios(inode, is_writeback);
+	if (kshim_sched->virtual_time)
+		KSHIM_ASSERT_EQ(still, FILE_PAGES);
+	if (still == FILE_PAGES) {
+		KSHIM_ASSERT_EQ(inode->i_mapping->nrpages, FILE_PAGES);
+		KSHIM_ASSERT(count_folios(inode, is_reclaim) >= SWAP_CLUSTER_MAX);
+	}
+	KSHIM_ASSERT(inode->i_mapping->nrpages >= still);
 	stop_reclaim();
 	KSHIM_ASSERT_EQ(filemap_fdatawait(inode->i_mapping), 0);
 	kshim_bdev_clear_faults(kb);
@@ -332,7 +340,14 @@ static void test_writeback_wakes_a_task_throttled_on_it(void)
 	kshim_trace.mm_vmscan_throttled = NULL;
 	KSHIM_ASSERT_EQ(throttled_timeout_us, jiffies_to_usecs(HZ / 10));
 	KSHIM_ASSERT(throttled_delayed_us >= 0);
-	KSHIM_ASSERT(throttled_delayed_us < throttled_timeout_us);
+	/*
+	 * Woken by the writeback, not by its timeout: in virtual time only,
+	 * where writing the file takes no time. In the parallel backend the
+	 * writes take real time, which may pass HZ/10 on a loaded machine
+	 * (under valgrind, always): a timeout there is no bug.
+	 */
+	if (kshim_sched->virtual_time)
+		KSHIM_ASSERT(throttled_delayed_us < throttled_timeout_us);
 	KSHIM_ASSERT_EQ(atomic_read(&NODE_DATA(0)->nr_writeback_throttled), 0);
 	kshim_wbfs_release(inode);
 	teardown();
