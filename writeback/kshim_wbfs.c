@@ -137,6 +137,9 @@ static int wbfs_writepages(struct address_space *mapping,
  * No read path: every folio of a file is created by a write and stays in
  * the page cache until the inode is evicted, so a folio that is not
  * uptodate is new and its unwritten part is zero, as the extent was.
+ * Page reclaim (kshim/vmscan.h) breaks that: it drops clean folios, and a
+ * later partial write of one would zero the rest. A test that runs
+ * reclaim over wbfs files must not write them again (no read path yet).
  */
 static int wbfs_write_begin(struct file *file, struct address_space *mapping,
 			    loff_t pos, unsigned int len, struct folio **foliop,
@@ -185,6 +188,47 @@ static const struct address_space_operations wbfs_aops = {
 	.write_begin	= wbfs_write_begin,
 	.write_end	= wbfs_write_end,
 };
+
+/*
+ * ->writepage: one folio, as page reclaim's pageout() asks for it (6.12's
+ * filesystems mostly have none, XFS included: then reclaim cannot write
+ * a dirty folio and leaves it to the flushers). pageout() hands the folio
+ * locked and cleaned for I/O; the filesystem starts writeback, unlocks
+ * and submits, as ->writepages does for each folio.
+ */
+static int wbfs_writepage(struct page *page, struct writeback_control *wbc)
+{
+	struct folio *folio = page_folio(page);
+	struct inode *inode = folio->mapping->host;
+	struct wbfs_inode *wi = WBFS_I(inode);
+	struct wbfs_sb *fs = WBFS_SB(inode->i_sb);
+	struct bio *bio;
+
+	folio_start_writeback(folio);
+	folio_unlock(folio);
+	atomic_long_add(folio_nr_pages(folio), &wi->pages_submitted);
+	atomic_long_add(folio_nr_pages(folio), &fs->pages_in_flight);
+	bio = bio_alloc(fs->bdev, 1, REQ_OP_WRITE | wbc_to_write_flags(wbc),
+			GFP_NOFS);
+	bio->bi_iter.bi_sector = wi->start + (folio_pos(folio) >> SECTOR_SHIFT);
+	bio->bi_end_io = wbfs_data_end_io;
+	bio_add_folio_nofail(bio, folio, folio_size(folio), 0);
+	wbfs_submit(fs, bio);
+	return 0;
+}
+
+static const struct address_space_operations wbfs_aops_writepage = {
+	.dirty_folio	= filemap_dirty_folio,
+	.writepages	= wbfs_writepages,
+	.writepage	= wbfs_writepage,
+	.write_begin	= wbfs_write_begin,
+	.write_end	= wbfs_write_end,
+};
+
+void kshim_wbfs_set_writepage(struct inode *inode, bool on)
+{
+	inode->i_mapping->a_ops = on ? &wbfs_aops_writepage : &wbfs_aops;
+}
 
 /* ==== Inodes ============================================================= */
 

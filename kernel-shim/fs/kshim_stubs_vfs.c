@@ -37,12 +37,6 @@ LOUD(vmalloc_to_page)
 LOUD(mmput)
 LOUD(arch_align_stack)
 
-/* No page reclaim (mm/vmscan.c): kshim frees page-cache folios only by
- * truncation. */
-LOUD(__acct_reclaim_writeback)
-LOUD(reclaim_throttle)
-LOUD(remove_mapping)
-
 /* No remounts, descriptor tables or fs_context parsing (fs/namespace.c,
  * fs/file.c, fs/fs_context.c, fs/read_write.c, fs/libfs.c, mm/fadvise.c):
  * kshim's filesystems are mounted by the harness and driven through

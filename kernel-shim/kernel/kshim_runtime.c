@@ -19,6 +19,10 @@
 
 struct kshim_trace_hooks kshim_trace;
 
+/* init/main.c's boot stage: kernel code a test reaches runs after boot
+ * (kswapd_run() only BUG()s on a failure before it). */
+enum system_states system_state = SYSTEM_RUNNING;
+
 /* kshim_workqueue.c: system workqueues and the worker manager. */
 void kshim_workqueue_init(void);
 void kshim_workqueue_exit(void);

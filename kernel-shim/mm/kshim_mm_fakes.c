@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Fakes for the parts of the VM the real page-cache files (mm/swap.c,
- * mm/filemap.c, mm/truncate.c, mm/page-writeback.c) call but kshim has
+ * mm/filemap.c, mm/truncate.c, mm/page-writeback.c, mm/vmscan.c) call but kshim has
  * no use for: user mappings (mm/memory.c, mm/rmap.c), mlock (mm/mlock.c)
  * and vmstat's per-CPU workqueue (mm/vmstat.c). Each is exact for what
  * kshim can reach, because kshim never maps a page into a user address
@@ -56,6 +56,26 @@ int folio_mkclean(struct folio *folio)
 		kshim_fatal("%s: folio is mapped: kshim maps no pages",
 			    __func__);
 	return 0;
+}
+
+/*
+ * Reclaim's rmap calls (mm/vmscan.c): folio_referenced() counts the
+ * young PTEs mapping a folio, none for an unmapped one (the kernel's own
+ * early return); try_to_unmap() is only called on a mapped folio.
+ */
+int folio_referenced(struct folio *folio, int is_locked,
+		     struct mem_cgroup *memcg, unsigned long *vm_flags)
+{
+	*vm_flags = 0;
+	if (folio_mapped(folio))
+		kshim_fatal("%s: folio is mapped: kshim maps no pages",
+			    __func__);
+	return 0;
+}
+
+void try_to_unmap(struct folio *folio, enum ttu_flags flags)
+{
+	kshim_fatal("%s: folio is mapped: kshim maps no pages", __func__);
 }
 
 /* ==== No mlock (mm/mlock.c) ================================================

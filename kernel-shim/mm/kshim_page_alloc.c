@@ -29,6 +29,9 @@
 #include <linux/bitmap.h>
 #include <linux/find.h>
 #include <linux/vmalloc.h>
+#include <linux/swap.h>
+#include <linux/wait.h>
+#include <linux/percpu.h>
 #include <kshim/host.h>
 #include <kshim/runtime.h>
 
@@ -58,6 +61,14 @@ static unsigned long *pa_caller;	/* per page: who allocated it */
 static unsigned long pa_cursor;		/* next-fit */
 static atomic_long_t pa_outstanding;	/* pages */
 
+/*
+ * The per-CPU counter deltas the vmstat.h snapshot readers add up
+ * (zone_page_state_snapshot(), which vmscan.c calls): always zero, as
+ * kshim's counters are exact (kshim_vmstat.c).
+ */
+static DEFINE_PER_CPU(struct per_cpu_zonestat, zone_normal_stats);
+static DEFINE_PER_CPU(struct per_cpu_nodestat, node_stats);
+
 /* The descriptor virt_to_page() answers for memory outside the region. */
 static struct page foreign_page;
 
@@ -82,6 +93,7 @@ void kshim_page_alloc_init(void)
 	unsigned long nr, words;
 	struct zone *zone;
 	void *base;
+	int i;
 
 	if (mb < 4)
 		mb = 4;
@@ -115,6 +127,21 @@ void kshim_page_alloc_init(void)
 	zone_page_state_add(nr, zone, NR_FREE_PAGES);
 	/* The node's LRU lists (mm/swap.c puts page-cache folios on them). */
 	lruvec_init(&contig_page_data.__lruvec);
+	/*
+	 * What mm/vmscan.c reads of the node, as pgdat_init_internals() and
+	 * build_zonelists() leave them: kswapd's and the throttled
+	 * reclaimers' wait queues, and a zonelist of the one zone.
+	 */
+	init_waitqueue_head(&contig_page_data.kswapd_wait);
+	init_waitqueue_head(&contig_page_data.pfmemalloc_wait);
+	for (i = 0; i < NR_VMSCAN_THROTTLE; i++)
+		init_waitqueue_head(&contig_page_data.reclaim_wait[i]);
+	spin_lock_init(&zone->lock);
+	zone->per_cpu_zonestats = &zone_normal_stats;
+	contig_page_data.per_cpu_nodestats = &node_stats;
+	contig_page_data.node_zonelists[ZONELIST_FALLBACK]._zonerefs[0].zone = zone;
+	contig_page_data.node_zonelists[ZONELIST_FALLBACK]._zonerefs[0].zone_idx =
+		ZONE_NORMAL;
 
 	/*
 	 * mem_map is host-zeroed and committed lazily; a struct page is set
@@ -252,6 +279,125 @@ struct page *__alloc_pages_noprof(gfp_t gfp, unsigned int order,
 				  int preferred_nid, nodemask_t *nodemask)
 {
 	return alloc_pages_at(gfp, order, _RET_IP_);
+}
+
+/*
+ * mm/page_alloc.c's watermark test, which mm/vmscan.c asks (is the zone
+ * balanced, may kswapd sleep, may direct reclaim stop). The order-0 test
+ * is the kernel's: free pages, less the 2^order - 1 a request of that
+ * order cannot use, against the mark. Lost: the high-order half (is a
+ * free block of that order left in the buddy lists): kshim keeps no free
+ * lists, so an order > 0 request is answered as an order-0 one; there
+ * are no highatomic or CMA reserves and no lowmem reserves (one zone).
+ */
+bool __zone_watermark_ok(struct zone *z, unsigned int order,
+			 unsigned long mark, int highest_zoneidx,
+			 unsigned int alloc_flags, long free_pages)
+{
+	long min = mark;
+
+	free_pages -= (1 << order) - 1;
+	if (alloc_flags & ALLOC_RESERVES) {
+		if (alloc_flags & ALLOC_MIN_RESERVE) {
+			min -= min / 2;
+			if (alloc_flags & ALLOC_NON_BLOCK)
+				min -= min / 4;
+		}
+		if (alloc_flags & ALLOC_OOM)
+			min -= min / 2;
+	}
+	return free_pages > min + (long)z->lowmem_reserve[highest_zoneidx];
+}
+
+bool zone_watermark_ok(struct zone *z, unsigned int order, unsigned long mark,
+		       int highest_zoneidx, unsigned int alloc_flags)
+{
+	return __zone_watermark_ok(z, order, mark, highest_zoneidx, alloc_flags,
+				   zone_page_state(z, NR_FREE_PAGES));
+}
+
+/* The counters are exact (kshim_vmstat.c): there is no per-CPU drift to
+ * snapshot, so the safe test is the plain one. */
+bool zone_watermark_ok_safe(struct zone *z, unsigned int order,
+			    unsigned long mark, int highest_zoneidx)
+{
+	return __zone_watermark_ok(z, order, mark, highest_zoneidx, 0,
+				   zone_page_state(z, NR_FREE_PAGES));
+}
+
+/*
+ * The memory reclaim works in (kshim/vmscan.h). Off by default: the zone
+ * has all of the region, no watermarks, and slab objects (host
+ * allocations) are not counted in it, so nothing ever reclaims. On, for
+ * a test that runs reclaim:
+ *  - the zone has LIMIT pages: the rest of the region is set aside (a
+ *    balloon: taken from NR_FREE_PAGES and managed_pages, as a balloon
+ *    driver takes memory from the kernel), so NR_FREE_PAGES, which
+ *    vmscan.c and the dirty limits read, is what the test's memory has
+ *    free;
+ *  - slab object bytes count as whole pages against NR_FREE_PAGES (and in
+ *    NR_SLAB_RECLAIMABLE_B), as SLUB's slab pages would; pages that go
+ *    back while the freeing task reclaims are credited to its
+ *    reclaim_state, as SLUB credits a freed slab page;
+ *  - the zone's min/low/high watermarks are the test's, and
+ *    totalreserve_pages is the high watermark, as the kernel computes it.
+ * The allocation itself still goes ahead when memory is short (no
+ * retries, no OOM killer): see kshim_reclaim.c.
+ */
+static bool zone_limited;
+static long balloon_pages;
+static long slab_pages;			/* object bytes, as pages */
+static atomic_long_t slab_charged;	/* pages charged to the zone */
+
+static void charge_slab(long pages)
+{
+	struct zone *zone = &contig_page_data.node_zones[ZONE_NORMAL];
+
+	atomic_long_add(pages, &slab_charged);
+	mod_zone_page_state(zone, NR_FREE_PAGES, -pages);
+	mod_node_page_state(&contig_page_data, NR_SLAB_RECLAIMABLE_B,
+			    pages * PAGE_SIZE);
+}
+
+/* kshim_slab.c: its object bytes, as whole pages, went up or down. */
+void kshim_slab_pages_changed(long pages)
+{
+	if (!READ_ONCE(zone_limited))
+		return;
+	charge_slab(pages);
+	if (pages < 0 && kshim_current())
+		mm_account_reclaimed_pages(-pages);
+}
+
+void kshim_zone_set_limit(unsigned long limit, unsigned long min,
+			  unsigned long low, unsigned long high)
+{
+	struct zone *zone = &contig_page_data.node_zones[ZONE_NORMAL];
+
+	if (limit) {
+		BUG_ON(zone_limited || limit > max_mapnr);
+		BUG_ON(min > low || low > high || high >= limit);
+		balloon_pages = max_mapnr - limit;
+		mod_zone_page_state(zone, NR_FREE_PAGES, -balloon_pages);
+		atomic_long_set(&zone->managed_pages, limit);
+		zone->_watermark[WMARK_MIN] = min;
+		zone->_watermark[WMARK_LOW] = low;
+		zone->_watermark[WMARK_HIGH] = high;
+		zone->_watermark[WMARK_PROMO] = high;
+		zone->watermark_boost = 0;
+		totalreserve_pages = high;
+		WRITE_ONCE(zone_limited, true);
+		charge_slab(DIV_ROUND_UP(kshim_slab_bytes(), PAGE_SIZE));
+	} else {
+		BUG_ON(!zone_limited);
+		WRITE_ONCE(zone_limited, false);
+		charge_slab(-atomic_long_read(&slab_charged));
+		memset(zone->_watermark, 0, sizeof(zone->_watermark));
+		totalreserve_pages = 0;
+		atomic_long_set(&zone->managed_pages, max_mapnr);
+		mod_zone_page_state(zone, NR_FREE_PAGES, balloon_pages);
+		balloon_pages = 0;
+	}
 }
 
 /* For kshim_slab.c: pages whose leak report names CALLER. */

@@ -111,6 +111,27 @@ unsigned long kshim_mem_used_bytes(void)
 
 void (*kshim_alloc_pressure_hook)(gfp_t gfp, unsigned long bytes);
 
+unsigned long kshim_slab_bytes(void)
+{
+	return atomic_long_read(&outstanding_bytes);
+}
+
+/*
+ * Object bytes changed: the page allocator counts them as whole pages in
+ * the zone while reclaim runs (kshim_zone_set_limit()). The page counts
+ * are taken from the one atomic result, so concurrent changes sum to
+ * the right total.
+ */
+static void charge_bytes(long delta)
+{
+	long now = atomic_long_add_return(delta, &outstanding_bytes);
+	long pages = DIV_ROUND_UP(now, PAGE_SIZE) -
+		     DIV_ROUND_UP(now - delta, PAGE_SIZE);
+
+	if (pages)
+		kshim_slab_pages_changed(pages);
+}
+
 long kshim_alloc_outstanding(void)
 {
 	return atomic_long_read(&outstanding);
@@ -192,7 +213,7 @@ static void *obj_alloc(enum obj_kind kind, size_t size, size_t align,
 	live_head.next = h;
 	live_lock_release();
 	atomic_long_inc(&outstanding);
-	atomic_long_add(size, &outstanding_bytes);
+	charge_bytes(size);
 	if (cache) {
 		atomic_long_inc(&cache->live);
 		atomic_long_inc(&cache->refs);
@@ -236,7 +257,7 @@ static void obj_release(struct obj_hdr *h)
 	void *block = (char *)h + sizeof(*h) - h->hdr_size;
 	struct kmem_cache *cache = h->cache;
 
-	atomic_long_sub(h->size, &outstanding_bytes);
+	charge_bytes(-(long)h->size);
 	kshim_host_free(block);
 	if (cache)
 		cache_put(cache);

@@ -135,3 +135,24 @@ void __dec_node_state(struct pglist_data *pgdat, enum node_stat_item item)
 {
 	__mod_node_page_state(pgdat, item, -1);
 }
+
+/*
+ * kswapd raises the per-CPU thresholds while it runs (pressure) and
+ * restores them before it sleeps (normal), so that NR_FREE_PAGES drifts
+ * less while it is near a watermark. kshim's counters have no per-CPU
+ * deltas (above), hence no thresholds: nothing to set.
+ */
+int calculate_pressure_threshold(struct zone *zone)
+{
+	return 0;
+}
+
+int calculate_normal_threshold(struct zone *zone)
+{
+	return 0;
+}
+
+void set_pgdat_percpu_threshold(pg_data_t *pgdat,
+				int (*calculate_pressure)(struct zone *))
+{
+}

@@ -355,9 +355,9 @@ static void write_json(void)
 	scenario_out(fd, "  \"direct_reclaim_ns\": %llu,\n"
 		     "  \"direct_reclaim_max_ns\": %llu,\n"
 		     "  \"kswapd_wakeups\": %llu,\n  \"kswapd_runs\": %llu,\n"
-		     "  \"kswapd_ns\": %llu,\n  \"shrink_slab_calls\": %llu,\n",
+		     "  \"kswapd_ns\": %llu,\n  \"kswapd_lru_freed\": %llu,\n",
 		     s.vm.direct_ns, s.vm.direct_ns_max, s.vm.kswapd_wakeups,
-		     s.vm.kswapd_runs, s.vm.kswapd_ns, s.vm.shrink_slab_calls);
+		     s.vm.kswapd_runs, s.vm.kswapd_ns, s.vm.kswapd_lru_freed);
 	scenario_out(fd, "  \"sb_shrinker_calls\": %llu,\n"
 		     "  \"sb_shrinker_scanned\": %llu,\n"
 		     "  \"sb_shrinker_freed\": %llu,\n"

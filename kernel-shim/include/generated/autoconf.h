@@ -12,6 +12,15 @@
  * hugepages, swap, blk-cgroup, blk integrity, XFS realtime and quota,
  * lockdep (kshim checks lock ownership itself), preemption (the
  * deterministic scheduler decides where tasks switch).
+ * mm/vmscan.c therefore runs the classic active/inactive LRU (LRU_GEN
+ * off: shrink_lruvec() -> shrink_inactive_list() -> shrink_folio_list(),
+ * the code the reclaim seeds 001 and 003 are about, and DESIGN.md's
+ * default; Debian's 6.12 config has LRU_GEN_ENABLED=y, but the classic
+ * LRU is what /sys/kernel/mm/lru_gen/enabled=0 runs there, and MGLRU's
+ * page-table walks need the user mappings kshim does not have),
+ * without swap or anonymous memory (SWAP off: only file folios are
+ * reclaimed), compaction (COMPACTION off: high-order requests fall back to
+ * order 0 in kswapd), migration, THP, memcg and NUMA (one node, one zone).
  */
 #ifndef KSHIM_GENERATED_AUTOCONF_H
 #define KSHIM_GENERATED_AUTOCONF_H

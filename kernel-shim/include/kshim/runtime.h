@@ -81,6 +81,17 @@ long kshim_page_report_leaks(void);
  * the caller's gfp and size when one is set (NULL by default).
  */
 unsigned long kshim_mem_used_bytes(void);
+/* Slab object bytes alone; and the page allocator's account of them
+ * (kshim_page_alloc.c), told when their page count changes. */
+unsigned long kshim_slab_bytes(void);
+void kshim_slab_pages_changed(long pages);
+/*
+ * The zone reclaim works in (kshim_page_alloc.c, used by kshim/vmscan.h):
+ * LIMIT pages with the min/low/high watermarks given (pages), slab bytes
+ * counted in it; 0 restores the whole region, no watermarks.
+ */
+void kshim_zone_set_limit(unsigned long limit, unsigned long min,
+			  unsigned long low, unsigned long high);
 extern void (*kshim_alloc_pressure_hook)(gfp_t gfp, unsigned long bytes);
 static inline void kshim_alloc_pressure(gfp_t gfp, unsigned long bytes)
 {

@@ -8,8 +8,12 @@
 #ifndef _KSHIM_TRACE_H
 #define _KSHIM_TRACE_H
 
+#include <linux/types.h>
+
 struct shrinker;
 struct shrink_control;
+struct folio;
+struct reclaim_stat;
 
 struct kshim_trace_hooks {
 	void (*mm_shrink_slab_start)(struct shrinker *shr,
@@ -19,6 +23,19 @@ struct kshim_trace_hooks {
 	void (*mm_shrink_slab_end)(struct shrinker *shr, int nid,
 			int shrinker_retval, long unused_scan_cnt,
 			long new_scan_cnt, long total_scan);
+	/* mm/vmscan.c's reclaim: what it wrote, waited for, reclaimed. */
+	void (*mm_vmscan_write_folio)(struct folio *folio);
+	void (*mm_vmscan_throttled)(int nid, int usec_timeout,
+			int usec_delayed, int reason);
+	void (*mm_vmscan_direct_reclaim_begin)(int order, gfp_t gfp_flags);
+	void (*mm_vmscan_direct_reclaim_end)(unsigned long nr_reclaimed);
+	void (*mm_vmscan_kswapd_wake)(int nid, int zid, int order);
+	void (*mm_vmscan_kswapd_sleep)(int nid);
+	void (*mm_vmscan_wakeup_kswapd)(int nid, int zid, int order,
+			gfp_t gfp_flags);
+	void (*mm_vmscan_lru_shrink_inactive)(int nid,
+			unsigned long nr_scanned, unsigned long nr_reclaimed,
+			struct reclaim_stat *stat, int priority, int file);
 };
 
 extern struct kshim_trace_hooks kshim_trace;

@@ -1,24 +1,27 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * kshim's memory-pressure model (mm/kshim_vmscan.c): what the page
- * allocator's slow path and kswapd do about slab caches, around the real
- * mm/shrinker.c.
+ * Page reclaim for a test: the real mm/vmscan.c (kswapd, direct reclaim,
+ * the file LRUs, shrink_slab()) driven by kshim's page allocator, in a
+ * memory of the test's size (mm/kshim_reclaim.c).
  *
- * Memory is kshim_mem_used_bytes() (objects and pages) against a limit
- * the test sets; free = limit - used. Every allocation checks it first,
- * with the caller's gfp as the allocator would see it (the task's
- * memalloc_nofs/noio scope applied):
- *  - free below the low watermark and __GFP_KSWAPD_RECLAIM: kswapd is
- *    woken; it runs shrink_slab(GFP_KERNEL) at priorities DEF_PRIORITY
- *    down to 1 until free is above the high watermark;
- *  - free below the min watermark and __GFP_DIRECT_RECLAIM: the
- *    allocating task does direct reclaim (an "allocation stall"):
- *    shrink_slab() with its own gfp at priorities DEF_PRIORITY down to 0
- *    until SWAP_CLUSTER_MAX objects are freed or free is above min.
- * Reclaim runs with PF_MEMALLOC and current->reclaim_state set, as in
- * the kernel, so its own allocations do not recurse. The allocation then
- * always succeeds (no retries, no OOM killer): what is lost against
- * mm/page_alloc.c and mm/vmscan.c is in docs/FAKES.md.
+ * kshim_vmscan_start() gives the zone LIMIT bytes (what is in use now
+ * counts: pages, and slab object bytes as whole pages) and the min, low
+ * and high watermarks, and starts the real kswapd. Every allocation then
+ * checks the zone as mm/page_alloc.c does, with the caller's gfp:
+ *  - free above low: nothing;
+ *  - below low and __GFP_KSWAPD_RECLAIM: the real wakeup_kswapd();
+ *    kswapd's balance_pgdat() reclaims until the zone is above high,
+ *    then sleeps;
+ *  - below min (less for __GFP_HIGH) and __GFP_DIRECT_RECLAIM: the
+ *    allocating task runs the real try_to_free_pages() once (an
+ *    "allocation stall"), with its NOFS/NOIO scope applied by it.
+ * Reclaim runs with PF_MEMALLOC and current->reclaim_state set by the
+ * kernel's code, so its own allocations do not recurse. The allocation
+ * then goes ahead even if memory is still short (no retries, no OOM
+ * killer): docs/FAKES.md.
+ *
+ * While started, kshim takes kshim_trace's mm_vmscan_wakeup_kswapd and
+ * mm_vmscan_kswapd_wake hooks (its figures come from them).
  *
  * Every wait of a task inside reclaim is recorded with its call chain
  * (kshim_wait_observer): a shrinker that sleeps on a lock or on I/O is
@@ -39,10 +42,12 @@ struct kshim_vmscan_stats {
 	/* Direct reclaim: entries (vmstat's allocstall) and time in it. */
 	u64 allocstall;
 	u64 direct_ns, direct_ns_max;
-	u64 direct_freed;		/* objects, shrink_slab()'s returns */
-	/* kswapd: wake-ups, balancing passes and time in them. */
-	u64 kswapd_wakeups, kswapd_runs, kswapd_ns, kswapd_freed;
-	u64 shrink_slab_calls;
+	u64 direct_freed;		/* pages, try_to_free_pages()'s returns */
+	/*
+	 * kswapd: wake-ups asked (wakeup_kswapd() woke it), balancing passes
+	 * and time in them, pages it took off the LRUs (PGSTEAL_KSWAPD).
+	 */
+	u64 kswapd_wakeups, kswapd_runs, kswapd_ns, kswapd_lru_freed;
 	/* Allocations that went ahead below min after direct reclaim. */
 	u64 below_min_after_reclaim;
 	/* Waits inside reclaim: sleeps, and contended spinlocks. */
@@ -60,12 +65,12 @@ struct kshim_vmscan_wait {
 	char chain[768];		/* "f1 < f2 < ...", innermost first */
 };
 
-/* Start the model (installs the allocation hook, starts kswapd). */
+/* Size the zone, start kswapd, install the allocation hook. */
 void kshim_vmscan_start(const struct kshim_vmscan_config *cfg);
-/* Stop kswapd and remove the hook. */
+/* Remove the hook, stop kswapd, give the zone the whole region back. */
 void kshim_vmscan_stop(void);
 void kshim_vmscan_get_stats(struct kshim_vmscan_stats *out);
-/* Bytes free in the model now (negative: over the limit). */
+/* Bytes free in the zone now (negative: allocations went beyond it). */
 long kshim_vmscan_free_bytes(void);
 /*
  * The call chains that waited inside reclaim, most time first: fills up

@@ -48,6 +48,13 @@ void kshim_wbfs_release(struct inode *inode);
  * throttling included). Returns bytes written or a negative errno. */
 ssize_t kshim_wbfs_write(struct inode *inode, loff_t pos, const void *buf,
 			 size_t len);
+/*
+ * Give the file a ->writepage (one folio to the device), which page
+ * reclaim's pageout() calls for a dirty folio; by default wbfs has only
+ * ->writepages, as XFS and most 6.12 filesystems. Set before the file
+ * has page cache.
+ */
+void kshim_wbfs_set_writepage(struct inode *inode, bool on);
 /* Dirty only the timestamps, as a lazytime mount does (I_DIRTY_TIME). */
 void kshim_wbfs_touch_time(struct inode *inode);
 

@@ -31,7 +31,7 @@ struct module;
 #define module_put(m)		do { } while (0)
 #define try_module_get(m)	true
 #define __module_get(m)		do { } while (0)
-#define module_init(fn)	int (*const kshim_module_init_##fn)(void) = fn
-#define module_exit(fn)	void (*const kshim_module_exit_##fn)(void) = fn
+#define module_init(fn)	int (*const kshim_module_init_##fn)(void) = fn;
+#define module_exit(fn)	void (*const kshim_module_exit_##fn)(void) = fn;
 
 #endif

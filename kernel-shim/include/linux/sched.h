@@ -186,6 +186,16 @@ struct task_struct *find_task_by_vpid(pid_t nr);
  * kernel. No kshim task is ever in user mode: nothing to do. */
 static inline void kick_process(struct task_struct *tsk) { }
 
+/* kernel/sched/core.c: kswapd binds itself to its node's CPUs. kshim's
+ * schedulers place no task on a CPU by affinity (one node, and the
+ * deterministic backend picks the next task from the seed): a no-op. */
+struct cpumask;
+static inline int set_cpus_allowed_ptr(struct task_struct *p,
+				       const struct cpumask *new_mask)
+{
+	return 0;
+}
+
 #define task_cpu(p)		((p)->thread_info.cpu)
 #define task_nice(p)		PRIO_TO_NICE((p)->static_prio)
 #define task_is_running(t)	(READ_ONCE((t)->__state) == TASK_RUNNING)

@@ -65,6 +65,8 @@ static inline void memalloc_retry_wait(gfp_t gfp_flags)
 /* Where lockdep would check reclaim recursion; kshim's allocator checks it. */
 #define fs_reclaim_acquire(gfp)		do { (void)(gfp); } while (0)
 #define fs_reclaim_release(gfp)		do { (void)(gfp); } while (0)
+#define __fs_reclaim_acquire(ip)	do { (void)(ip); } while (0)
+#define __fs_reclaim_release(ip)	do { (void)(ip); } while (0)
 #define might_alloc(gfp)						\
 	do { if (gfpflags_allow_blocking(gfp)) might_sleep(); } while (0)
 

@@ -1,0 +1,364 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The real mm/vmscan.c reclaiming page-cache folios: wbfs files whose
+ * folios the real filemap_add_folio() -> folio_add_lru() put on the
+ * node's file LRUs, reclaimed by the real direct reclaim
+ * (try_to_free_pages() -> shrink_node() -> shrink_lruvec() ->
+ * shrink_folio_list()) that kshim's page allocator runs below the min
+ * watermark (kshim/vmscan.h). What a maintainer of reclaim relies on:
+ *  - clean folios are isolated and freed (__remove_mapping());
+ *  - direct reclaim never writes a dirty file folio, even through a
+ *    ->writepage: since "mm: vmscan: do not writeback filesystem pages in
+ *    direct reclaim" (the 2011 series of seed 001) only kswapd calls
+ *    pageout(); a dirty folio is marked for immediate reclaim instead;
+ *  - a folio under writeback is not freed;
+ *  - a task throttled on writeback (reclaim_throttle()) is woken when
+ *    enough writeback completes, before its timeout.
+ */
+#include <linux/kernel.h>
+#include <linux/fs.h>
+#include <linux/pagemap.h>
+#include <linux/writeback.h>
+#include <linux/backing-dev.h>
+#include <linux/mmzone.h>
+#include <linux/swap.h>
+#include <linux/slab.h>
+#include <linux/list.h>
+#include <linux/delay.h>
+#include <linux/sched.h>
+#include <linux/vmstat.h>
+#include <kshim/ktest.h>
+#include <kshim/sched.h>
+#include <kshim/host.h>
+#include <kshim/bdev.h>
+#include <kshim/wbfs.h>
+#include <kshim/sysctl.h>
+#include <kshim/trace.h>
+#include <kshim/runtime.h>
+#include <kshim/vmscan.h>
+
+#include "internal.h"		/* the real mm/internal.h: reclaim_throttle() */
+
+#define IMG_SIZE	(64ULL << 20)
+#define FILE_PAGES	256
+#define WMARK_MIN	(256UL << 10)
+#define CHUNK		PAGE_SIZE
+/* Direct reclaim only: kswapd stays out of the way. */
+#define GFP_DIRECT_ONLY	(GFP_KERNEL & ~__GFP_KSWAPD_RECLAIM)
+
+static char img[128];
+static struct kshim_bdev *kb;
+static struct super_block *sb;
+static LIST_HEAD(filler);
+static atomic_t direct_writes, kswapd_writes;
+
+static void setup(void)
+{
+	struct kshim_bdev_config cfg = { .path = img };
+
+	KSHIM_ASSERT_EQ_FATAL(kshim_sysctl_write("vm/dirty_background_ratio", "10"), 0);
+	KSHIM_ASSERT_EQ_FATAL(kshim_sysctl_write("vm/dirty_ratio", "20"), 0);
+	KSHIM_ASSERT_EQ_FATAL(kshim_host_image_create(img, sizeof(img),
+						      IMG_SIZE, 1), 0);
+	kb = kshim_bdev_open(&cfg);
+	KSHIM_ASSERT_FATAL(!IS_ERR(kb));
+	sb = kshim_wbfs_mount(kb, 64);
+	KSHIM_ASSERT_FATAL(!IS_ERR(sb));
+	/* See test_writeback.c: the only disk gets the whole dirty limit. */
+	KSHIM_ASSERT_EQ_FATAL(bdi_set_min_ratio(sb->s_bdi, 99), 0);
+	atomic_set(&direct_writes, 0);
+	atomic_set(&kswapd_writes, 0);
+}
+
+static void teardown(void)
+{
+	kshim_wbfs_umount(sb);
+	kshim_bdev_close(kb);
+	kshim_host_image_remove(img);
+}
+
+/* mm_vmscan_write_folio: pageout() wrote a folio; who did. */
+static void on_write_folio(struct folio *folio)
+{
+	atomic_inc(current_is_kswapd() ? &kswapd_writes : &direct_writes);
+}
+
+/* A file of FILE_PAGES pages written through the page cache, its folios
+ * on the LRU lists (the per-CPU add batches drained). */
+static struct inode *new_file(bool writepage, bool clean)
+{
+	struct inode *inode = kshim_wbfs_create(sb, FILE_PAGES * PAGE_SIZE);
+	char *buf = kmalloc(PAGE_SIZE, GFP_KERNEL);
+	int i;
+
+	KSHIM_ASSERT_FATAL(!IS_ERR(inode) && buf);
+	kshim_wbfs_set_writepage(inode, writepage);
+	for (i = 0; i < FILE_PAGES; i++) {
+		memset(buf, i, PAGE_SIZE);
+		KSHIM_ASSERT_EQ_FATAL(kshim_wbfs_write(inode, (loff_t)i * PAGE_SIZE,
+						       buf, PAGE_SIZE), PAGE_SIZE);
+	}
+	kfree(buf);
+	if (clean)
+		KSHIM_ASSERT_EQ_FATAL(filemap_write_and_wait(inode->i_mapping), 0);
+	lru_add_drain_all();
+	KSHIM_ASSERT_EQ(inode->i_mapping->nrpages, FILE_PAGES);
+	return inode;
+}
+
+/* Folios of the file with FLAG set (PG_dirty, PG_writeback, PG_reclaim). */
+static unsigned long count_folios(struct inode *inode,
+				  bool (*test)(const struct folio *))
+{
+	XA_STATE(xas, &inode->i_mapping->i_pages, 0);
+	struct folio *folio;
+	unsigned long n = 0;
+
+	rcu_read_lock();
+	xas_for_each(&xas, folio, ULONG_MAX) {
+		if (xas_retry(&xas, folio) || xa_is_value(folio))
+			continue;
+		if (test(folio))
+			n++;
+	}
+	rcu_read_unlock();
+	return n;
+}
+
+static bool is_reclaim(const struct folio *f)
+{
+	return folio_test_reclaim((struct folio *)f);
+}
+
+static bool is_writeback(const struct folio *f)
+{
+	return folio_test_writeback((struct folio *)f);
+}
+
+/*
+ * Start reclaim in a memory whose free part is above high (kswapd starts
+ * asleep), then fill it without reclaiming to one page above min, so that
+ * the next allocation of two pages stalls in direct reclaim.
+ */
+static void start_reclaim(void)
+{
+	struct kshim_vmscan_config cfg = {
+		.limit = kshim_mem_used_bytes() + 2 * WMARK_MIN,
+		.wmark_min = WMARK_MIN,
+	};
+
+	kshim_trace.mm_vmscan_write_folio = on_write_folio;
+	kshim_vmscan_start(&cfg);
+	while (kshim_vmscan_free_bytes() > (long)(WMARK_MIN + PAGE_SIZE)) {
+		struct list_head *p = kmalloc(CHUNK, __GFP_NOWARN);
+
+		KSHIM_ASSERT_FATAL(p != NULL);
+		list_add(p, &filler);
+	}
+}
+
+static void stop_reclaim(void)
+{
+	struct list_head *p, *n;
+
+	kshim_vmscan_stop();
+	kshim_trace.mm_vmscan_write_folio = NULL;
+	list_for_each_safe(p, n, &filler) {
+		list_del(p);
+		kfree(p);
+	}
+}
+
+static unsigned long node_stat(enum node_stat_item item)
+{
+	return node_page_state(NODE_DATA(0), item);
+}
+
+static void test_direct_reclaim_frees_clean_file_folios(void)
+{
+	struct kshim_vmscan_stats st;
+	struct inode *inode;
+	unsigned long steal0, written0;
+
+	setup();
+	inode = new_file(false, true);
+	start_reclaim();
+	steal0 = kshim_vm_event_sum(PGSTEAL_DIRECT);
+	written0 = node_stat(NR_VMSCAN_WRITE);
+	kfree(kmalloc(2 * CHUNK, GFP_DIRECT_ONLY));
+	kshim_vmscan_get_stats(&st);
+	stop_reclaim();
+	/* One stall; it took SWAP_CLUSTER_MAX clean folios off the LRU and
+	 * out of the page cache, writing nothing. */
+	KSHIM_ASSERT_EQ(st.allocstall, 1);
+	KSHIM_ASSERT(st.direct_freed >= SWAP_CLUSTER_MAX);
+	KSHIM_ASSERT(kshim_vm_event_sum(PGSTEAL_DIRECT) - steal0 >=
+		     SWAP_CLUSTER_MAX);
+	KSHIM_ASSERT(inode->i_mapping->nrpages <= FILE_PAGES - SWAP_CLUSTER_MAX);
+	KSHIM_ASSERT_EQ(node_stat(NR_VMSCAN_WRITE), written0);
+	KSHIM_ASSERT_EQ(st.below_min_after_reclaim, 0);
+	kshim_wbfs_release(inode);
+	teardown();
+}
+
+static void test_direct_reclaim_never_writes_a_dirty_folio(void)
+{
+	struct kshim_vmscan_stats st;
+	struct inode *inode;
+	unsigned long scan0, written0, immediate0;
+	int i;
+
+	setup();
+	/* With a ->writepage: pageout() could write these if it were called. */
+	inode = new_file(true, false);
+	/*
+	 * Hold the flushers off, so that reclaim meets the same dirty folios
+	 * again (PG_reclaim set): what it does with them then is the test.
+	 * Reclaim wakes the flushers (wakeup_flusher_threads(WB_REASON_VMSCAN))
+	 * through wb_start_writeback(), which queues nothing while
+	 * WB_start_all is set; no periodic writeback either.
+	 */
+	KSHIM_ASSERT_EQ_FATAL(kshim_sysctl_write("vm/dirty_writeback_centisecs", "0"), 0);
+	set_bit(WB_start_all, &sb->s_bdi->wb.state);
+	start_reclaim();
+	scan0 = kshim_vm_event_sum(PGSCAN_DIRECT);
+	written0 = node_stat(NR_VMSCAN_WRITE);
+	immediate0 = node_stat(NR_VMSCAN_IMMEDIATE);
+	/* Several stalls: a folio seen again with PG_reclaim set is the one
+	 * kswapd would write. */
+	for (i = 0; i < 4; i++)
+		kfree(kmalloc(2 * CHUNK, GFP_DIRECT_ONLY));
+	kshim_vmscan_get_stats(&st);
+	stop_reclaim();
+	clear_bit(WB_start_all, &sb->s_bdi->wb.state);
+	KSHIM_ASSERT_EQ(kshim_sysctl_write("vm/dirty_writeback_centisecs", "500"), 0);
+	KSHIM_ASSERT(st.allocstall >= 1);
+	/* Reclaim met the dirty folios... */
+	KSHIM_ASSERT(kshim_vm_event_sum(PGSCAN_DIRECT) - scan0 >=
+		     SWAP_CLUSTER_MAX);
+	/* ...marked them for immediate reclaim once written back... */
+	KSHIM_ASSERT(node_stat(NR_VMSCAN_IMMEDIATE) - immediate0 >=
+		     SWAP_CLUSTER_MAX);
+	/*
+	 * ...and wrote none itself. kswapd, woken when direct reclaim found
+	 * the node short, may write some through ->writepage (pageout() of a
+	 * folio met again with PG_reclaim and the node PGDAT_DIRTY): every
+	 * folio reclaim wrote (NR_VMSCAN_WRITE) is one of kswapd's.
+	 */
+	KSHIM_ASSERT_EQ(atomic_read(&direct_writes), 0);
+	KSHIM_ASSERT_EQ(node_stat(NR_VMSCAN_WRITE) - written0,
+			atomic_read(&kswapd_writes));
+	kshim_wbfs_release(inode);
+	teardown();
+}
+
+static void test_folio_under_writeback_is_not_freed(void)
+{
+	struct kshim_fault slow = {
+		.ops = KSHIM_FAULT_WRITE, .status = BLK_STS_OK,
+		.delay_ns = 500 * NSEC_PER_MSEC,
+	};
+	struct kshim_vmscan_stats st;
+	struct inode *inode;
+	unsigned long scan0, still;
+
+	setup();
+	inode = new_file(false, false);
+	KSHIM_ASSERT_FATAL(kshim_bdev_add_fault(kb, &slow) >= 0);
+	/* Every folio goes under writeback; the device holds the writes. */
+	KSHIM_ASSERT_EQ(filemap_fdatawrite(inode->i_mapping), 0);
+	lru_add_drain_all();
+	KSHIM_ASSERT_EQ_FATAL(count_folios(inode, is_writeback), FILE_PAGES);
+	start_reclaim();
+	scan0 = kshim_vm_event_sum(PGSCAN_DIRECT);
+	kfree(kmalloc(2 * CHUNK, GFP_DIRECT_ONLY));
+	kshim_vmscan_get_stats(&st);
+	KSHIM_ASSERT(st.allocstall >= 1);
+	KSHIM_ASSERT(kshim_vm_event_sum(PGSCAN_DIRECT) - scan0 >=
+		     SWAP_CLUSTER_MAX);
+	/*
+	 * Reclaim found them under writeback, the device still holding them:
+	 * none was freed, and the ones it met are marked PG_reclaim, to be
+	 * rotated to the LRU's tail when written. A folio that is still
+	 * under writeback now was all along (writeback does not restart):
+	 * in virtual time all are; in the parallel backend the 500 ms may
+	 * pass first on a loaded machine, and then only those are checked.
+	 */
+	still = count_folios(inode, is_writeback);
+	if (kshim_sched->virtual_time)
+		KSHIM_ASSERT_EQ(still, FILE_PAGES);
+	if (still == FILE_PAGES) {
+		KSHIM_ASSERT_EQ(inode->i_mapping->nrpages, FILE_PAGES);
+		KSHIM_ASSERT(count_folios(inode, is_reclaim) >= SWAP_CLUSTER_MAX);
+	}
+	KSHIM_ASSERT(inode->i_mapping->nrpages >= still);
+	stop_reclaim();
+	KSHIM_ASSERT_EQ(filemap_fdatawait(inode->i_mapping), 0);
+	kshim_bdev_clear_faults(kb);
+	kshim_wbfs_release(inode);
+	teardown();
+}
+
+/* ==== reclaim_throttle() ================================================== */
+
+static int throttled_timeout_us, throttled_delayed_us;
+
+static void on_throttled(int nid, int usec_timeout, int usec_delayed,
+			 int reason)
+{
+	if (reason == VMSCAN_THROTTLE_WRITEBACK) {
+		WRITE_ONCE(throttled_timeout_us, usec_timeout);
+		WRITE_ONCE(throttled_delayed_us, usec_delayed);
+	}
+}
+
+static void throttled(void *unused)
+{
+	reclaim_throttle(NODE_DATA(0), VMSCAN_THROTTLE_WRITEBACK);
+}
+
+static void test_writeback_wakes_a_task_throttled_on_it(void)
+{
+	wait_queue_head_t *wqh =
+		&NODE_DATA(0)->reclaim_wait[VMSCAN_THROTTLE_WRITEBACK];
+	struct task_struct *t;
+	struct inode *inode;
+
+	setup();
+	throttled_timeout_us = throttled_delayed_us = -1;
+	kshim_trace.mm_vmscan_throttled = on_throttled;
+	t = kshim_task_run(throttled, NULL, "throttled", -1);
+	while (!waitqueue_active(wqh))
+		schedule_timeout_uninterruptible(1);
+	/*
+	 * More than SWAP_CLUSTER_MAX folios written back for the one
+	 * throttled task: folio_end_writeback()'s __acct_reclaim_writeback()
+	 * wakes it, before the HZ/10 timeout.
+	 */
+	inode = new_file(false, true);
+	kshim_task_join(t);
+	kshim_trace.mm_vmscan_throttled = NULL;
+	KSHIM_ASSERT_EQ(throttled_timeout_us, jiffies_to_usecs(HZ / 10));
+	KSHIM_ASSERT(throttled_delayed_us >= 0);
+	/*
+	 * Woken by the writeback, not by its timeout: in virtual time only,
+	 * where writing the file takes no time. In the parallel backend the
+	 * writes take real time, which may pass HZ/10 on a loaded machine
+	 * (under valgrind, always): a timeout there is no bug.
+	 */
+	if (kshim_sched->virtual_time)
+		KSHIM_ASSERT(throttled_delayed_us < throttled_timeout_us);
+	KSHIM_ASSERT_EQ(atomic_read(&NODE_DATA(0)->nr_writeback_throttled), 0);
+	kshim_wbfs_release(inode);
+	teardown();
+}
+
+static const struct kshim_test reclaim_lru_tests[] = {
+	KSHIM_TEST(test_direct_reclaim_frees_clean_file_folios),
+	KSHIM_TEST(test_direct_reclaim_never_writes_a_dirty_folio),
+	KSHIM_TEST(test_folio_under_writeback_is_not_freed),
+	KSHIM_TEST(test_writeback_wakes_a_task_throttled_on_it),
+	{ }
+};
+
+KSHIM_SUITES({ "reclaim_lru", NULL, NULL, reclaim_lru_tests });
