@@ -30,6 +30,17 @@
  * runs pass at 6 seeds.
  * Whether the overwrite happens on real machines is not shown.
  *
+ * Not reproduced since the det backend keeps a per-CPU kworker off a CPU
+ * another task holds (docs/backends.md, "Per-CPU workers"): no seed of
+ * 1..277 overwrote the tail, where before the rule 4 of 32 did, and seed
+ * 266 still does with the rule switched off. So every reproduction seen
+ * had a bound kworker (the log's I/O completion work, xfs-log, is the
+ * bound one on this path) run while its CPU was held, which a real CPU
+ * does not allow: either the overwrite needs that, and this is not a
+ * kernel bug, or the rule only made its schedules rarer. Which of the two
+ * is open; until then the test is in suite finding-unreproduced, out of
+ * the default run (./kshim test --suite finding-unreproduced).
+ *
  * This binary keeps the finding reproducible: the test asserts the log
  * never overwrites its tail, and tests/meson.build expects the seed sweep
  * to FAIL with the kernel's message. When it stops failing (a kshim
