@@ -34,8 +34,9 @@
  * another task holds (docs/backends.md, "Per-CPU workers"): no seed of
  * 1..277 overwrote the tail, where before the rule 4 of 32 did, and seed
  * 266 still does with the rule switched off. So every reproduction seen
- * had a bound kworker (the log's I/O completion work, xfs-log, is the
- * bound one on this path) run while its CPU was held, which a real CPU
+ * had a bound kworker (which one is not yet known; the log's I/O
+ * completion work, xfs-log, is the likely one) run while its CPU was
+ * held, which a real CPU
  * does not allow: either the overwrite needs that, and this is not a
  * kernel bug, or the rule only made its schedules rarer. Which of the two
  * is open; until then the test is in suite finding-unreproduced, out of
