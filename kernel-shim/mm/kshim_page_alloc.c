@@ -346,7 +346,6 @@ bool zone_watermark_ok_safe(struct zone *z, unsigned int order,
  */
 static bool zone_limited;
 static long balloon_pages;
-static long slab_pages;			/* object bytes, as pages */
 static atomic_long_t slab_charged;	/* pages charged to the zone */
 
 static void charge_slab(long pages)

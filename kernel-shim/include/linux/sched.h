@@ -199,7 +199,9 @@ static inline int set_cpus_allowed_ptr(struct task_struct *p,
 #define task_cpu(p)		((p)->thread_info.cpu)
 #define task_nice(p)		PRIO_TO_NICE((p)->static_prio)
 #define task_is_running(t)	(READ_ONCE((t)->__state) == TASK_RUNNING)
-#define get_task_comm(buf, tsk)	strscpy(buf, (tsk)->comm, sizeof(buf))
+/* As the kernel's: the copy, then BUF (callers print it with %s). */
+#define get_task_comm(buf, tsk)	\
+	({ strscpy(buf, (tsk)->comm, sizeof(buf)); (char *)(buf); })
 
 void kshim_set_task_state(unsigned int state);
 #define __set_current_state(s)	WRITE_ONCE(current->__state, (s))
