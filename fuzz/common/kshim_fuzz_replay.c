@@ -7,6 +7,8 @@
  * the target's kshim_fuzz_exit() (unmount, leak checks). A crash is the
  * target's own abort, with its report; exit 1 if the exit checks found
  * a problem, 2 on bad input (an unreadable file or directory).
+ * --repeat N replays the inputs N times and prints executions per second
+ * (wall and CPU time): the benchmark (meson test --benchmark).
  *
  *	fuzz_metadata_replay fuzz/metadata/corpus fuzz/metadata/crashers
  *	fuzz_metadata_replay crash-0123abcd
@@ -19,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #include "kshim_fuzz.h"
 
@@ -104,9 +107,19 @@ static void replay_path(const char *path)
 	free(names);
 }
 
+static double now(clockid_t clock)
+{
+	struct timespec ts;
+
+	clock_gettime(clock, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
 int main(int argc, char **argv)
 {
-	int i, problems;
+	int i, first = 1, problems;
+	long repeat = 1, r;
+	double wall, cpu;
 
 	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
 		printf("usage: %s FILE|DIR...\n"
@@ -114,9 +127,27 @@ int main(int argc, char **argv)
 		       "through the fuzz target\n", argv[0]);
 		return argc < 2 ? 2 : 0;
 	}
+	if (!strcmp(argv[1], "--repeat") && argc > 3) {
+		repeat = strtol(argv[2], NULL, 0);
+		first = 3;
+		if (repeat <= 0) {
+			fprintf(stderr, "kshim fuzz replay: --repeat %s\n",
+				argv[2]);
+			return 2;
+		}
+	}
 	LLVMFuzzerInitialize(&argc, &argv);
-	for (i = 1; i < argc; i++)
-		replay_path(argv[i]);
+	wall = now(CLOCK_MONOTONIC);
+	cpu = now(CLOCK_PROCESS_CPUTIME_ID);
+	for (r = 0; r < repeat; r++)
+		for (i = first; i < argc; i++)
+			replay_path(argv[i]);
+	wall = now(CLOCK_MONOTONIC) - wall;
+	cpu = now(CLOCK_PROCESS_CPUTIME_ID) - cpu;
+	if (repeat > 1)
+		printf("kshim fuzz replay: %lu executions in %.2f s: %.0f/s "
+		       "wall, %.0f/s of CPU time\n", replayed, wall,
+		       replayed / wall, replayed / cpu);
 	problems = kshim_fuzz_exit();
 	printf("kshim fuzz replay: %lu input(s) replayed, %s\n", replayed,
 	       problems ? "exit checks FAILED" : "no crash, no leak");
