@@ -12,9 +12,15 @@ command (the replay runner of the default build, no clang needed) and
 the kernel's report. Exit 0 when nothing crashed, 1 when something did,
 2 for bad input.
 
+With --seed N and --runs N (one job) libFuzzer's run repeats exactly:
+what fuzz/cases.json's demonstrations use, re-checked by --check-cases
+(a libFuzzer build per demonstration patch, and the base tree's).
+
 usage: ./kshim fuzz TARGET [--time S] [--jobs N] [--corpus DIR]
+                           [--seed N] [--runs N]
        ./kshim fuzz --list
        ./kshim fuzz TARGET --replay FILE
+       ./kshim fuzz --check-cases
 """
 import glob
 import os
@@ -31,6 +37,8 @@ FUZZ_DIR = os.path.join(REPO, 'fuzz')
 # Lines of libFuzzer's that say how the run goes: "#4096 pulse cov: ...",
 # "#123 NEW cov: ...", fork mode's "#9999: cov: ... crash: 1 ...".
 STAT_RE = re.compile(r'^#\d+:?\s+(\w+\s+)?cov: ')
+# Meson options added to a new build dir's set-up (cases.py's patches).
+EXTRA_OPTIONS = []
 ARTIFACT_RE = re.compile(r'^(crash|leak|timeout|oom|slow-unit)-[0-9a-f]+$')
 
 
@@ -66,7 +74,7 @@ def build(bd, target):
 		env = dict(os.environ)
 		env.setdefault('CC', clang())
 		cmd = ['meson', 'setup', bd, '-Dfuzzing=libfuzzer'] + \
-			sanitizers.OPTIONS['asan']
+			sanitizers.OPTIONS['asan'] + EXTRA_OPTIONS
 		if run(cmd, env) != 0:
 			raise Error('meson setup of %s failed (see above)' % bd, 1)
 	if run(['meson', 'compile', '-C', bd, '-j', '2',
@@ -81,16 +89,21 @@ def replay_cmd(target, path):
 			  if not os.path.isabs(path) else path)
 
 
+def fuzz_env():
+	env = dict(os.environ, **sanitizers.test_env('asan'))
+	env['ASAN_OPTIONS'] = ':'.join(filter(None, [
+		env.get('ASAN_OPTIONS', ''), 'detect_leaks=0']))
+	return env
+
+
 def report(exe, path):
 	"""The kernel's report for input PATH: the target's output, from
 	its first kernel line of interest on."""
-	r = subprocess.run([exe, path], cwd=REPO, stdout=subprocess.PIPE,
+	# libFuzzer writes a crashing input it runs as an artifact: to /tmp.
+	r = subprocess.run([exe, '-artifact_prefix=/tmp/kshim-fuzz-report-',
+			    path], cwd=REPO, stdout=subprocess.PIPE,
 			   stderr=subprocess.STDOUT, text=True,
-			   errors='replace', env=dict(os.environ,
-						      UBSAN_OPTIONS=sanitizers.
-						      test_env('asan').get(
-							      'UBSAN_OPTIONS',
-							      '')))
+			   errors='replace', env=fuzz_env())
 	lines = [l for l in r.stdout.splitlines()
 		 if not l.startswith(('INFO:', 'Running:', 'Executed '))]
 	keys = ('Assertion failed', 'WARNING:', 'BUG', 'kshim: FATAL',
@@ -98,6 +111,9 @@ def report(exe, path):
 		'ERROR: LeakSanitizer', 'Metadata corruption')
 	start = next((i for i, l in enumerate(lines)
 		      if any(k in l for k in keys)), max(0, len(lines) - 40))
+	# The kernel's own lines just before (an alert before its ASSERT).
+	while start > 0 and lines[start - 1].startswith('XFS'):
+		start -= 1
 	return '\n'.join(lines[start:start + 60])
 
 
@@ -107,6 +123,7 @@ def handle_crash(exe, target, path):
 	print('kshim fuzz: crash: %s' % os.path.relpath(path))
 	subprocess.run([exe, '-minimize_crash=1', '-max_total_time=30',
 			'-exact_artifact_path=' + minimised, path], cwd=REPO,
+		       env=fuzz_env(),
 		       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 	if os.path.isfile(minimised):
 		print('kshim fuzz: minimised (%d bytes, from %d): %s' % (
@@ -117,10 +134,14 @@ def handle_crash(exe, target, path):
 	print('kshim fuzz: replay (no clang): %s' % replay_cmd(target,
 							       minimised))
 	print('kshim fuzz: the kernel\'s report:')
-	print(report(exe, minimised))
+	text = report(exe, minimised)
+	print(text)
+	return text
 
 
 def fuzz(a, target, folder):
+	"""Fuzz; 0 when nothing crashed, 1 when something did. The crash
+	reports are also in a.reports."""
 	bd = os.path.join(REPO, a.builddir)
 	work = os.path.join(bd, 'fuzz-work', target)
 	corpus = user_path(a.corpus) if a.corpus else \
@@ -135,12 +156,20 @@ def fuzz(a, target, folder):
 	cmd = [exe, corpus, os.path.join(folder, 'corpus'),
 	       '-max_total_time=%d' % a.time, '-print_final_stats=1',
 	       '-artifact_prefix=' + crashes + '/']
+	if a.seed is not None:
+		cmd.append('-seed=%d' % a.seed)
+	if a.runs is not None:
+		cmd.append('-runs=%d' % a.runs)
 	for d in glob.glob(os.path.join(folder, '*.dict')):
 		cmd.append('-dict=' + d)
 	if a.jobs > 1:
 		# Fork mode: N processes, the run goes on after a crash.
 		cmd += ['-fork=%d' % a.jobs, '-ignore_crashes=1']
-	env = dict(os.environ, **sanitizers.test_env('asan'))
+	# Leaks are the target's own check, between inputs, on kshim's
+	# allocation counts; LeakSanitizer's at exit would only see the
+	# filesystem libFuzzer never lets the target unmount.
+	cmd.append('-detect_leaks=0')
+	env = fuzz_env()
 	print('+ ' + ' '.join(cmd), flush=True)
 	t0 = time.monotonic()
 	p = subprocess.Popen(cmd, cwd=REPO, env=env, stdout=subprocess.PIPE,
@@ -163,8 +192,10 @@ def fuzz(a, target, folder):
 	print()
 	print('kshim fuzz: %s: %.0f s, last stats: %s' % (
 		target, time.monotonic() - t0, last or '(none)'))
+	a.reports = []
 	for f in new:
-		handle_crash(exe, target, os.path.join(crashes, f))
+		a.reports.append(handle_crash(exe, target,
+					      os.path.join(crashes, f)))
 	if new:
 		print('\nkshim fuzz: %d crash(es) in %s' % (
 			len(new), os.path.relpath(crashes)))
@@ -200,6 +231,13 @@ def main(argv):
 	ap.add_argument('--corpus', metavar='DIR',
 			help='working corpus, which libFuzzer adds to '
 			'(default build-fuzz/fuzz-work/TARGET/corpus)')
+	ap.add_argument('--seed', type=int, metavar='N',
+			help='libFuzzer\'s -seed (a run repeats with one job)')
+	ap.add_argument('--runs', type=int, metavar='N',
+			help='stop after N executions (libFuzzer\'s -runs)')
+	ap.add_argument('--check-cases', action='store_true',
+			help='re-check fuzz/cases.json: each demonstration '
+			'patch is found, the base tree gives nothing')
 	ap.add_argument('--replay', metavar='FILE',
 			help='replay one input with the default build\'s '
 			'replay runner instead of fuzzing')
@@ -213,6 +251,9 @@ def main(argv):
 				first = f.readline().lstrip('# ').strip()
 			print('%-12s %s' % (name, first))
 		return 0
+	if a.check_cases:
+		from scripts.fuzz import cases
+		return cases.check(a, ts, fuzz)
 	if not a.target:
 		raise Error('a TARGET is needed (./kshim fuzz --list)')
 	if a.target not in ts:
