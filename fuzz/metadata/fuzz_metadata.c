@@ -49,6 +49,8 @@
 #include "xfs_icache.h"
 #include "xfs_symlink.h"
 #include "xfs_symlink_remote.h"
+#include "xfs_attr_remote.h"
+#include "xfs_attr_leaf.h"
 #include "xfs_sysctl.h"
 #include "xfs_error.h"
 #include "xfs_sb.h"
@@ -434,6 +436,47 @@ static bool attr_leaf_firstused_zero(const struct xfs_buf *bp)
 	       fenced("attr-leaf-firstused-zero");
 }
 
+/*
+ * Finding attr-remote-hole (fuzz/metadata/README.md): an attr leaf entry
+ * whose remote value's blocks (valueblk, and as many as valuelen needs)
+ * are a hole of the attr fork. xfs_attr_rmtval_get() ASSERTs that every
+ * mapping is a real block instead of checking. Asked of a leaf block
+ * that has passed its verifier, for the held attrs inode.
+ */
+static bool attr_remote_hole(struct xfs_buf *bp, struct xfs_inode *ip)
+{
+	struct xfs_attr_leafblock *leaf = bp->b_addr;
+	struct xfs_attr3_icleaf_hdr ichdr;
+	struct xfs_attr_leaf_entry *ents;
+	struct xfs_bmbt_irec map[8];
+	bool hole = false;
+	int i, j, nmap, lock;
+
+	if (leaf->hdr.info.magic != cpu_to_be16(XFS_ATTR3_LEAF_MAGIC))
+		return false;
+	xfs_attr3_leaf_hdr_from_disk(md.mp->m_attr_geo, &ichdr, leaf);
+	ents = xfs_attr3_leaf_entryp(leaf);
+	lock = xfs_ilock_attr_map_shared(ip);
+	for (i = 0; i < ichdr.count && !hole; i++) {
+		struct xfs_attr_leaf_name_remote *rmt;
+
+		if (ents[i].flags & XFS_ATTR_LOCAL)
+			continue;
+		rmt = xfs_attr3_leaf_name_remote(leaf, i);
+		nmap = ARRAY_SIZE(map);
+		if (xfs_bmapi_read(ip, be32_to_cpu(rmt->valueblk),
+				   xfs_attr3_rmt_blocks(md.mp,
+					be32_to_cpu(rmt->valuelen)),
+				   map, &nmap, XFS_BMAPI_ATTRFORK))
+			continue;
+		for (j = 0; j < nmap; j++)
+			hole |= map[j].br_startblock == HOLESTARTBLOCK ||
+				map[j].br_startblock == DELAYSTARTBLOCK;
+	}
+	xfs_iunlock(ip, lock);
+	return hole && fenced("attr-remote-hole");
+}
+
 /* ---- the readers ---------------------------------------------------------- */
 
 static int count_agfl(struct xfs_mount *mp, xfs_agblock_t bno, void *priv)
@@ -781,8 +824,10 @@ static void md_one(enum md_type type, unsigned int index, u8 flags,
 		lookup_names(XFS_I(d_inode(md.big)));
 		break;
 	case MD_ATTR_BLOCK:
+		error = attr_remote_hole(bp, XFS_I(d_inode(md.attrs)));
 		xfs_buf_relse(bp);
-		get_attrs(XFS_I(d_inode(md.attrs)));
+		if (!error)
+			get_attrs(XFS_I(d_inode(md.attrs)));
 		break;
 	case MD_SYMLINK_BLOCK:
 		xfs_buf_relse(bp);
