@@ -477,6 +477,23 @@ static bool attr_remote_hole(struct xfs_buf *bp, struct xfs_inode *ip)
 	return hole && fenced("attr-remote-hole");
 }
 
+/*
+ * Finding sb-blocklog-shift (fuzz/metadata/README.md): a v5 superblock
+ * with sparse inodes whose sb_blocklog is 64 or more makes
+ * xfs_validate_sb_common() shift by it (the sparse inode alignment
+ * check) before it checks the block size: undefined behaviour, which
+ * UBSan reports. Asked of the superblock input before its verifier.
+ */
+static bool sb_blocklog_shift(struct xfs_buf *bp)
+{
+	struct xfs_dsb *dsb = bp->b_addr;
+
+	return dsb->sb_blocklog >= BITS_PER_LONG &&
+	       (be32_to_cpu(dsb->sb_features_incompat) &
+		XFS_SB_FEAT_INCOMPAT_SPINODES) &&
+	       fenced("sb-blocklog-shift");
+}
+
 /* ---- the readers ---------------------------------------------------------- */
 
 static int count_agfl(struct xfs_mount *mp, xfs_agblock_t bno, void *priv)
@@ -768,7 +785,8 @@ static void md_one(enum md_type type, unsigned int index, u8 flags,
 	memset(bp->b_addr, 0, bytes);
 	memcpy(bp->b_addr, data, min(size, bytes));
 	fix_crc(&p, bp->b_addr, bytes, flags);
-	if (attr_leaf_firstused_zero(bp)) {
+	if (attr_leaf_firstused_zero(bp) ||
+	    (type == MD_SB && sb_blocklog_shift(bp))) {
 		xfs_buf_stale(bp);
 		xfs_buf_relse(bp);
 		goto out;
