@@ -19,6 +19,9 @@ def main(argv):
 		return 0 if argv[:1] in (['-h'], ['--help']) else 2
 	replay, path, finding, expect = argv[0], argv[1], argv[2], argv[3:]
 	env = dict(os.environ, KSHIM_FUZZ_UNFENCE=finding)
+	# A UBSan report must end the run (./kshim test --asan sets the
+	# same), or a finding only UBSan sees would pass.
+	env.setdefault('UBSAN_OPTIONS', 'print_stacktrace=1:halt_on_error=1')
 	r = subprocess.run([replay, path], env=env, stdout=subprocess.PIPE,
 			   stderr=subprocess.STDOUT, text=True,
 			   errors='replace')
