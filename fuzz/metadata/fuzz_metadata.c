@@ -494,6 +494,23 @@ static bool sb_blocklog_shift(struct xfs_buf *bp)
 	       fenced("sb-blocklog-shift");
 }
 
+/*
+ * Finding btree-root-sibling (fuzz/metadata/README.md): an AG btree's
+ * root block with a sibling pointer. The verifier accepts any sibling
+ * that is a valid AG block; a record walk off the root's end follows it,
+ * climbs past the root, and xfs_btree_increment() ASSERT(0)s ("we went
+ * off the root") before it returns -EFSCORRUPTED. Asked of the block
+ * under test, placed at the root.
+ */
+static bool btree_root_sibling(struct xfs_buf *bp)
+{
+	struct xfs_btree_block *block = bp->b_addr;
+
+	return (block->bb_u.s.bb_leftsib != cpu_to_be32(NULLAGBLOCK) ||
+		block->bb_u.s.bb_rightsib != cpu_to_be32(NULLAGBLOCK)) &&
+	       fenced("btree-root-sibling");
+}
+
 /* ---- the readers ---------------------------------------------------------- */
 
 static int count_agfl(struct xfs_mount *mp, xfs_agblock_t bno, void *priv)
@@ -852,8 +869,10 @@ static void md_one(enum md_type type, unsigned int index, u8 flags,
 		read_link(XFS_I(d_inode(md.link)));
 		break;
 	default:
+		error = btree_root_sibling(bp);
 		xfs_buf_relse(bp);
-		read_btree(type, p.pag);
+		if (!error)
+			read_btree(type, p.pag);
 		break;
 	}
 out:
