@@ -121,7 +121,10 @@ def handle_crash(exe, target, path):
 	minimised = path + '.min'
 	print()
 	print('kshim fuzz: crash: %s' % os.path.relpath(path))
+	# The minimiser's runs write crashing inputs as artifacts: beside
+	# the crash, not in the repository.
 	subprocess.run([exe, '-minimize_crash=1', '-max_total_time=30',
+			'-artifact_prefix=' + path + '.minimising-',
 			'-exact_artifact_path=' + minimised, path], cwd=REPO,
 		       env=fuzz_env(),
 		       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
