@@ -106,7 +106,7 @@ static void close_devices(struct kshim_xfs *x)
 
 /* fs_context_for_mount(), vfs_parse_fs_string(), vfs_get_tree(),
  * put_fs_context(): the superblock, s_umount released, or -errno. */
-static int get_tree(struct kshim_xfs *x)
+static int get_tree(struct kshim_xfs *x, bool read_only)
 {
 	struct file_system_type *type = get_fs_type("xfs");
 	struct fs_context *fc;
@@ -117,6 +117,8 @@ static int get_tree(struct kshim_xfs *x)
 	fc = kzalloc(sizeof(*fc), GFP_KERNEL | __GFP_NOFAIL);
 	fc->purpose = FS_CONTEXT_FOR_MOUNT;
 	fc->fs_type = type;
+	if (read_only)
+		fc->sb_flags |= SB_RDONLY;
 	/* Borrowed, not counted: the task's credentials outlive the call
 	 * (and kernel/cred.c, which frees them, is not compiled). */
 	fc->cred = current_cred();
@@ -174,7 +176,7 @@ int kshim_xfs_mount(const struct kshim_xfs_config *cfg, struct kshim_xfs **out)
 			goto fail;
 		}
 	}
-	error = get_tree(x);
+	error = get_tree(x, cfg->read_only);
 	if (error)
 		goto fail;
 	*out = x;
