@@ -21,6 +21,7 @@ import tempfile
 import time
 
 from scripts.prevalidate.compare import parse_records
+from scripts.prevalidate.main import replay_parts
 
 SKIP_SUITES = {'finding', 'detect', 'prevalidate'}
 # A mutant's run gets the larger of FACTOR x the base run and MIN_S
@@ -58,14 +59,9 @@ def seeds_of(t, n):
 
 
 def argv_of(t, binary=None):
-	"""T's command without its --seeds N (a seed is given per run), its
-	binary replaced by BINARY."""
-	cmd, skip = [], False
-	for c in t['cmd']:
-		if skip or c == '--seeds':
-			skip = not skip
-			continue
-		cmd.append(c)
+	"""T's command without its --seeds N (a seed is given per run, as
+	prevalidate's replay line does), its binary replaced by BINARY."""
+	cmd = replay_parts(t, 0)[1]
 	if binary:
 		cmd[0] = binary
 	return cmd
