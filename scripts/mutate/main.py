@@ -19,6 +19,7 @@ import os
 import queue
 import re
 import shutil
+import subprocess
 import sys
 import threading
 import time
@@ -298,7 +299,14 @@ def run(a, progress):
 				m = todo.get_nowait()
 			except queue.Empty:
 				return
-			r = judge.judge(m)
+			t0 = time.monotonic()
+			try:
+				r = judge.judge(m)
+			except (OSError, subprocess.SubprocessError,
+				scripts.Error) as e:
+				errors.append('mutant #%d: %s' % (m.id, e))
+				return
+			r['mutant_seconds'] = round(time.monotonic() - t0, 1)
 			results[m.id] = r
 			status.add(r)
 	t = time.monotonic()
