@@ -40,10 +40,12 @@ def apply(text, edits):
 
 
 def mutants(path, text, funcs=None, lines=None, max_n=None,
-	    sample_seed=1):
-	"""(mutants, {function: (first line, last line)}) of TEXT, the file
-	PATH (tree-relative). FUNCS: names to keep (None: all); LINES: (a, b)
-	inclusive."""
+	    sample_seed=1, active=None):
+	"""(mutants, {function: (first line, last line)}, how many before
+	--max, how many in inactive #if branches) of TEXT, the file PATH
+	(tree-relative). FUNCS: names to keep (None: all); LINES: (a, b)
+	inclusive; ACTIVE: the lines the compiler sees (None: all), the
+	others are not mutated."""
 	code = source.mask(text)
 	toks = source.tokens(code)
 	starts = [0] + [i + 1 for i, c in enumerate(text) if c == '\n']
@@ -52,6 +54,7 @@ def mutants(path, text, funcs=None, lines=None, max_n=None,
 		return bisect.bisect_right(starts, off)
 	found = {}
 	raw = []
+	inactive = 0
 	for name, o, c in source.functions(toks):
 		found[name] = (line(toks[o].start), line(toks[c].start))
 		if funcs is not None and name not in funcs:
@@ -63,6 +66,9 @@ def mutants(path, text, funcs=None, lines=None, max_n=None,
 			first = min(line(e[0]) for e in edits)
 			last = max(line(e[1]) for e in edits)
 			if lines and not (lines[0] <= first and last <= lines[1]):
+				continue
+			if active is not None and ln not in active:
+				inactive += 1
 				continue
 			raw.append((ln, off, op, desc, edits, name, first, last))
 	raw.sort(key=lambda r: (r[0], r[1], r[2], r[3]))
@@ -93,7 +99,7 @@ def mutants(path, text, funcs=None, lines=None, max_n=None,
 		keep = sorted(random.Random(sample_seed).sample(range(total),
 								max_n))
 		out = [out[i] for i in keep]
-	return out, found, total
+	return out, found, total, inactive
 
 
 def unified_at(path, old_lines, new_lines, first, last, context=3):

@@ -222,9 +222,11 @@ def run(a, progress):
 		raise scripts.Error('--lines %s: %s has %d lines' % (
 			a.lines, a.file, nlines))
 	funcs = set(a.function) if a.function else None
-	muts, found, total = generate.mutants(a.file, text, funcs,
-					      a.lines_range, a.max,
-					      a.sample_seed)
+	pre = os.path.join(a.workdir, 'jobs', 'pre')
+	os.makedirs(pre, exist_ok=True)
+	active = objects.Builder(base, a.file, pre).active_lines(text)
+	muts, found, total, inactive = generate.mutants(
+		a.file, text, funcs, a.lines_range, a.max, a.sample_seed, active)
 	for fn in sorted(funcs or ()):
 		if fn not in found:
 			raise scripts.Error('no function %s in %s' % (fn, a.file))
@@ -233,7 +235,8 @@ def run(a, progress):
 			print('%4d %s %s:%d %-10s %s' % (m.id, m.hash, m.function,
 							 m.line, m.operator,
 							 m.description))
-		print('%d mutants (%d before --max)' % (len(muts), total))
+		print('%d mutants (%d before --max; %d more in #if branches the '
+		      'build does not compile)' % (len(muts), total, inactive))
 		return 0
 	os.makedirs(a.workdir, exist_ok=True)
 	equiv = load_equivalents(a.equivalents)
@@ -327,6 +330,7 @@ def run(a, progress):
 		file=a.file, functions=sorted(funcs) if funcs else None,
 		lines=a.lines, max=a.max, sample_seed=a.sample_seed,
 		seeds=a.seeds, jobs=a.jobs, generated=total,
+		inactive=inactive,
 		command='./kshim mutate ' + ' '.join(sys.argv[2:]
 						     if len(sys.argv) > 1 and
 						     sys.argv[1] == 'mutate'

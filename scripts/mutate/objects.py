@@ -30,6 +30,7 @@ import scripts
 from scripts.prevalidate.build import KERNEL_PATH
 
 DROP_FLAGS = {'-fdiagnostics-color=always'}
+LINEMARKER = re.compile(r'^# (\d+) "([^"]*)"')
 
 
 def run(cmd, cwd, timeout=600):
@@ -139,6 +140,29 @@ class Builder:
 			return False, (errs[0] if errs else
 				       r.stdout.strip()[-200:])
 		return True, ''
+
+	def active_lines(self, text):
+		"""The lines of TEXT the compiler sees: gcc -E
+		-fdirectives-only evaluates every #if with the build's flags
+		but expands no macro, so each line of an active branch comes out
+		as it is (those of an inactive one as blank lines or a jump).
+		None when the preprocessor fails."""
+		with open(self.src, 'w') as f:
+			f.write(text)
+		r = run(self.cc + ['-E', '-fdirectives-only', self.src],
+			self.entry['directory'])
+		if r.returncode != 0:
+			return None
+		active, cur, n = set(), None, 0
+		for line in r.stdout.splitlines():
+			m = LINEMARKER.match(line)
+			if m:
+				n, cur = int(m.group(1)), m.group(2)
+				continue
+			if cur == self.src and line.strip():
+				active.add(n)
+			n += 1
+		return active
 
 	def stripped(self, obj):
 		"""OBJ's bytes without debug info (what the code is)."""

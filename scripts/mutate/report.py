@@ -92,10 +92,11 @@ def survivors(res):
 
 
 def terminal(res):
-	print('kshim mutate: %s: %d mutants (%d generated), seeds 1..%d, '
-	      '%d test(s) reach them' % (res['file'], len(res['mutants']),
-					 res['generated'], res['seeds'],
-					 len(res['tests_used'])))
+	print('kshim mutate: %s: %d mutants (%d generated; %d more in #if '
+	      'branches the build does not compile), seeds 1..%d, %d test(s) '
+	      'reach them' % (res['file'], len(res['mutants']),
+			      res['generated'], res['inactive'], res['seeds'],
+			      len(res['tests_used'])))
 	if res['base_failures']:
 		print('tests failing on base at some seed (those seeds not '
 		      'used): %s' % ', '.join(
@@ -122,8 +123,10 @@ def markdown(res):
 	out = ['# kshim mutate: %s' % res['file'], '',
 	       '`%s`' % res['command'], '',
 	       'Kernel manifest sha256 %s; seeds 1..%d; %d mutants of %d '
-	       'generated.' % (res['manifest_sha256'], res['seeds'],
-			       len(res['mutants']), res['generated']), '',
+	       'generated (%d more in `#if` branches the build does not '
+	       'compile).' % (res['manifest_sha256'], res['seeds'],
+			      len(res['mutants']), res['generated'],
+			      res['inactive']), '',
 	       table(res, md=True), '']
 	out += ['- ' + l for l in figures(res)]
 	out += ['', '## Surviving mutants', '']

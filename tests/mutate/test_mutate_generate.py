@@ -51,7 +51,7 @@ static void other(void)
 
 
 def gen(**kw):
-	return generate.mutants('lib/x.c', SRC, **kw)
+	return generate.mutants('lib/x.c', SRC, **kw)[:3]
 
 
 class Generate(unittest.TestCase):
@@ -132,6 +132,15 @@ class Generate(unittest.TestCase):
 		self.assertEqual(len(s1), 5)
 		self.assertEqual([m.line for m in s1],
 				 sorted(m.line for m in s1))
+
+	def test_inactive_lines_are_not_mutated(self):
+		# As if lines 16-20 were in an #if 0 branch.
+		active = set(range(1, 40)) - set(range(16, 21))
+		ms, _, total, inactive = generate.mutants(
+			'lib/x.c', SRC, funcs={'count_things'}, active=active)
+		self.assertTrue(all(not 16 <= m.line <= 20 for m in ms))
+		self.assertEqual(inactive, 9)
+		self.assertEqual(total, len(ms))
 
 	def test_mask_keeps_offsets(self):
 		code = source.mask(SRC)
