@@ -6,7 +6,8 @@
                 proved the change has no effect (objects.py)
   killed        a test that reaches the mutated lines failed at a seed
                 that passes on base (the test, CUnit test and seed kept)
-  hang          such a run went over its budget: killed, and said so
+  hang          such a run went over its budget (CPU time, tests.py):
+                killed, and said so
   survived      every test reaching the lines passed at every seed; with
                 no test reaching them, "not reached"
 """
@@ -51,8 +52,8 @@ class Judge:
 			if binary is None:
 				return 'relinking %s failed: %s' % (name, why)
 			res = mt.run_one(t, seeds[0], self.b.base.bd,
-					 mt.budget(self.plan['base'][name][0][1][
-						 'seconds']), binary=binary,
+					 mt.budget(self.plan['base'][name][0][1]),
+					 binary=binary,
 					 scratch=self.b.jobdir)
 			if res['status'] != 'pass':
 				return '%s relinked with the unmutated object ' \
@@ -104,7 +105,7 @@ class Judge:
 				if base['status'] != 'pass':
 					continue
 				res = mt.run_one(t, seed, self.b.base.bd,
-						 mt.budget(base['seconds']),
+						 mt.budget(base),
 						 binary=linked[binary],
 						 scratch=self.b.jobdir)
 				runs += 1
@@ -114,7 +115,7 @@ class Judge:
 						 'hang', test=name, seed=seed,
 						 cunit=res['failed'][:3],
 						 tail=res['tail'], runs=runs,
-						 seconds=res['seconds'])
+						 seconds=res['seconds'], cpu=res['cpu'])
 					return r
 		r.update(status='survived', runs=runs)
 		return r

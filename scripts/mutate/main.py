@@ -32,6 +32,8 @@ from scripts.mutate.judge import Judge
 from scripts.prevalidate import build as pvbuild
 from scripts.prevalidate.main import Progress
 
+# Bump when what base-runs.json keeps per run changes.
+BASE_RUNS_VERSION = 2
 EQUIVALENTS = os.path.join(scripts.REPO, 'tests', 'mutate',
 			   'equivalent.txt')
 
@@ -147,7 +149,7 @@ def base_runs(a, tests, progress):
 		t = tests[name]
 		st = os.stat(t['cmd'][0])
 		key = hashlib.sha256(json.dumps(
-			[name, t['cmd'], sorted((t.get('env') or {}).items()),
+			[BASE_RUNS_VERSION, name, t['cmd'], sorted((t.get('env') or {}).items()),
 			 st.st_size, st.st_mtime_ns,
 			 mt.seeds_of(t, a.seeds)]).encode()).hexdigest()[:16]
 		if cache.get(name, {}).get('key') == key:
@@ -157,11 +159,12 @@ def base_runs(a, tests, progress):
 		for seed in mt.seeds_of(t, a.seeds):
 			progress('base runs', '%d/%d %s seed %d' % (
 				i + 1, len(tests), name, seed))
-			r = mt.run_one(t, seed, a.builddir,
-				       max(t.get('timeout') or 600, 60),
+			limit = max(t.get('timeout') or 600, 60)
+			r = mt.run_one(t, seed, a.builddir, (limit, limit),
 				       scratch=a.workdir)
 			runs.append((seed, dict(status=r['status'],
-						seconds=r['seconds'])))
+						seconds=r['seconds'],
+						cpu=r['cpu'])))
 		out[name] = runs
 		cache[name] = dict(key=key, runs=runs)
 		with open(path + '.tmp', 'w') as f:
@@ -237,6 +240,11 @@ def run(a, progress):
 							 m.description))
 		print('%d mutants (%d before --max; %d more in #if branches the '
 		      'build does not compile)' % (len(muts), total, inactive))
+		return 0
+	if not muts:
+		print('kshim mutate: no mutant in %s%s%s' % (
+			a.file, ' in ' + ', '.join(sorted(funcs)) if funcs else '',
+			' on lines ' + a.lines if a.lines else ''))
 		return 0
 	os.makedirs(a.workdir, exist_ok=True)
 	equiv = load_equivalents(a.equivalents)

@@ -69,7 +69,7 @@ def table(res, md=False):
 
 def killed_line(m):
 	how = 'killed' if m['status'] == 'killed' else \
-		'HANG (over its budget; counted as killed)'
+		'HANG (over its CPU time budget; counted as killed)'
 	cu = ', '.join(m.get('cunit') or []) or 'exit status'
 	return '%s by %s seed %s (%s)' % (how, m['test'], m['seed'], cu)
 
