@@ -3,6 +3,7 @@
 
   build/        what meson runs at configure and build time
   prevalidate/  ./kshim prevalidate and ./kshim release-diff
+  mutate/       ./kshim mutate
   plot/         ./kshim plot: the scenario plots
   testing/      what meson's tests run
   bench/        ./kshim profile

@@ -200,13 +200,14 @@ def test_dir(name):
 	return re.sub(r'[^A-Za-z0-9_.+-]', '_', name)
 
 
-def prepare(bd, workdir, tests, coverage=True, budgets=None):
-	"""Empty WORKDIR/COVDIR, write the map the wrapper picks a test's
+def prepare(bd, workdir, tests, coverage=True, budgets=None, name=COVDIR):
+	"""Empty WORKDIR/NAME, write the map the wrapper picks a test's
 	directory and time budget from (TESTS: meson introspect --tests;
 	BUDGETS: {test: seconds}, see wrap()), and return the extra meson
 	test arguments and environment. Without COVERAGE the wrapper only
-	keeps the budgets."""
-	covdir = os.path.join(workdir, COVDIR)
+	keeps the budgets. kshim mutate uses it too, with a NAME of its
+	own."""
+	covdir = os.path.join(workdir, name)
 	shutil.rmtree(covdir, ignore_errors=True)
 	os.makedirs(covdir)
 	path = os.path.join(covdir, 'tests.json')

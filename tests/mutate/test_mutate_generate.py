@@ -1,0 +1,153 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""kshim mutate's mutant generation (scripts/mutate/generate.py,
+operators.py, source.py) on a made-up C file: what is mutated and what is
+not (comments, strings, preprocessor lines, macro definitions, other
+functions, lines outside --lines), every mutant keeps the line numbers,
+the order and the --max sample are the same run after run. No build
+needed."""
+
+import os
+import sys
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+# A script (meson runs it, and so can you): the repository root goes on
+# the path to import the package scripts/, as ./kshim does.
+sys.path.insert(0, os.path.dirname(os.path.dirname(HERE)))
+from scripts.mutate import generate, source  # noqa: E402
+
+SRC = r'''// SPDX-License-Identifier: GPL-2.0
+#include "x.h"
+#define LIMIT(a) ((a) < 10 && !(a))
+static const char *msg = "if (a < b) spin_unlock(&l);";
+
+static int
+count_things(
+	struct thing	*t)
+	__releases(&t->lock)
+{
+	int	n = 0;
+
+	/* if (n < 1) return; must not be mutated */
+	if (!spin_trylock(&t->lock))
+		return -EAGAIN;
+	while (n < t->max && t->ok) {
+		n += READ_ONCE(t->step);
+		if (n >= 100)
+			break;
+	}
+	WRITE_ONCE(t->seen, n);
+	smp_mb();
+	spin_unlock(&t->lock);
+	return n;
+}
+
+static void other(void)
+{
+	kfree(NULL);
+}
+'''
+
+
+def gen(**kw):
+	return generate.mutants('lib/x.c', SRC, **kw)[:3]
+
+
+class Generate(unittest.TestCase):
+	def test_functions_found_with_their_lines(self):
+		_, found, _ = gen()
+		self.assertEqual(found, {'count_things': (10, 25),
+					 'other': (28, 30)})
+
+	def test_comments_strings_preprocessor_untouched(self):
+		ms, _, _ = gen()
+		for m in ms:
+			self.assertGreater(m.line, 9, m.description)
+			self.assertNotEqual(m.line, 13, m.description)
+
+	def test_every_operator_where_a_bug_would_be(self):
+		ms, _, _ = gen(funcs={'count_things'})
+		got = {(m.line, m.operator, m.description) for m in ms}
+		want = {
+			(14, 'negate', 'if condition negated'),
+			(14, 'not', '!x -> x'),
+			(14, 'trylock', 'spin_trylock made blocking'),
+			(14, 'trylock', 'spin_trylock result ignored'),
+			(15, 'drop-jump', 'return removed'),
+			(16, 'negate', 'while condition negated'),
+			(16, 'relax', '< -> <='),
+			(16, 'andor', '&& -> ||'),
+			(17, 'update', '+= -> -='),
+			(17, 'once', 'READ_ONCE -> plain read'),
+			(18, 'relax', '>= -> >'),
+			(18, 'const', '100 -> 101'),
+			(19, 'drop-jump', 'break removed'),
+			(21, 'once', 'WRITE_ONCE -> plain write'),
+			(22, 'once', 'smp_mb() dropped'),
+			(23, 'drop-call', 'spin_unlock() dropped'),
+			(11, 'const', '0 -> 1'),
+		}
+		self.assertEqual(want - got, set())
+		# The last statement's return is not an early one.
+		self.assertNotIn((24, 'drop-jump', 'return removed'), got)
+
+	def test_mutants_keep_line_numbers_and_change_one_place(self):
+		ms, _, _ = gen()
+		for m in ms:
+			self.assertEqual(m.text.count('\n'), SRC.count('\n'))
+			a = SRC.splitlines()
+			b = m.text.splitlines()
+			diff = [i + 1 for i in range(len(a)) if a[i] != b[i]]
+			self.assertEqual(diff, list(range(m.lines[0],
+							  m.lines[1] + 1)))
+			self.assertIn('@@ -', m.diff)
+
+	def test_the_mutated_text(self):
+		ms, _, _ = gen(funcs={'count_things'})
+		by = {(m.line, m.description): m.after for m in ms}
+		self.assertEqual(by[(14, 'spin_trylock made blocking')],
+				 '\tif (!(spin_lock(&t->lock), 1))')
+		self.assertEqual(by[(21, 'WRITE_ONCE -> plain write')],
+				 '\t((t->seen) = ( n));')
+		self.assertEqual(by[(23, 'spin_unlock() dropped')], '\t;')
+
+	def test_lines_and_function_restrict(self):
+		ms, _, _ = gen(funcs={'count_things'}, lines=(16, 17))
+		self.assertTrue(ms)
+		self.assertTrue(all(16 <= m.lines[0] and m.lines[1] <= 17
+				    for m in ms))
+		ms, _, _ = gen(funcs={'other'})
+		self.assertEqual([m.description for m in ms],
+				 ['kfree() dropped'])
+
+	def test_order_and_sample_are_fixed(self):
+		a, _, total = gen()
+		b, _, _ = gen()
+		self.assertEqual([m.hash for m in a], [m.hash for m in b])
+		self.assertEqual(len({m.hash for m in a}), total)
+		s1, _, _ = gen(max_n=5)
+		s2, _, _ = gen(max_n=5)
+		self.assertEqual([m.hash for m in s1], [m.hash for m in s2])
+		self.assertEqual(len(s1), 5)
+		self.assertEqual([m.line for m in s1],
+				 sorted(m.line for m in s1))
+
+	def test_inactive_lines_are_not_mutated(self):
+		# As if lines 16-20 were in an #if 0 branch.
+		active = set(range(1, 40)) - set(range(16, 21))
+		ms, _, total, inactive = generate.mutants(
+			'lib/x.c', SRC, funcs={'count_things'}, active=active)
+		self.assertTrue(all(not 16 <= m.line <= 20 for m in ms))
+		self.assertEqual(inactive, 9)
+		self.assertEqual(total, len(ms))
+
+	def test_mask_keeps_offsets(self):
+		code = source.mask(SRC)
+		self.assertEqual(len(code), len(SRC))
+		self.assertNotIn('LIMIT', code)
+		self.assertNotIn('must not', code)
+
+
+if __name__ == '__main__':
+	unittest.main()
