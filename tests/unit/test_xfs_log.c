@@ -732,7 +732,18 @@ static void test_committers_wrap_the_log_keeping_its_invariants(void)
 	KSHIM_ASSERT(c.start_iclogs * 2 >= ll.checkpoints);
 	KSHIM_ASSERT_EQ(ll.commits, ll.nr_tasks * ll.commits_per_task);
 	KSHIM_ASSERT_EQ(ll.violations, 0);
-	KSHIM_ASSERT(ll.log_cycles >= 2);
+	/*
+	 * The commits cycle over the scratch blocks, and a block relogged
+	 * before its checkpoint is pushed reaches the log once: the bytes
+	 * written depend on how many commits each checkpoint gathers, so on
+	 * how fast the pushes run against the committers. In virtual time
+	 * that is the schedule's, and the log wraps twice at every seed; on
+	 * a loaded machine (an ASan build beside other builds) the parallel
+	 * backend once made 17 checkpoints and 1 cycle. There the invariants
+	 * are checked over whatever part of the log was written.
+	 */
+	if (kshim_sched->virtual_time)
+		KSHIM_ASSERT(ll.log_cycles >= 2);
 	KSHIM_ASSERT(ll.checkpoints >= 8);
 	/* Background pushes start at XLOG_CIL_SPACE_LIMIT (half the hard
 	 * limit); the CIL gets near it before they do. */
