@@ -737,7 +737,7 @@ static void test_committers_wrap_the_log_keeping_its_invariants(void)
 	 * before its checkpoint is pushed reaches the log once: the bytes
 	 * written depend on how many commits each checkpoint gathers, so on
 	 * how fast the pushes run against the committers. In virtual time
-	 * that is the schedule's, and the log wraps twice at every seed; on
+	 * that is the schedule's, and the log wraps twice at the seeds run; on
 	 * a loaded machine (an ASan build beside other builds) the parallel
 	 * backend once made 17 checkpoints and 1 cycle. There the invariants
 	 * are checked over whatever part of the log was written.
