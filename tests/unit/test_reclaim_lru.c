@@ -38,6 +38,7 @@
 #include <kshim/vmscan.h>
 
 #include "internal.h"		/* the real mm/internal.h: reclaim_throttle() */
+#include "../support/reclaim_pressure.h"
 
 #define IMG_SIZE	(64ULL << 20)
 #define FILE_PAGES	256
@@ -49,7 +50,6 @@
 static char img[128];
 static struct kshim_bdev *kb;
 static struct super_block *sb;
-static LIST_HEAD(filler);
 static atomic_t direct_writes, kswapd_writes;
 
 static void setup(void)
@@ -135,38 +135,15 @@ static bool is_writeback(const struct folio *f)
 	return folio_test_writeback((struct folio *)f);
 }
 
-/*
- * Start reclaim in a memory whose free part is above high (kswapd starts
- * asleep), then fill it without reclaiming to one page above min, so that
- * the next allocation of two pages stalls in direct reclaim.
- */
+/* reclaim_pressure.h: free memory just above min, kswapd asleep. */
 static void start_reclaim(void)
 {
-	struct kshim_vmscan_config cfg = {
-		.limit = kshim_mem_used_bytes() + 2 * WMARK_MIN,
-		.wmark_min = WMARK_MIN,
-	};
-
-	kshim_trace.mm_vmscan_write_folio = on_write_folio;
-	kshim_vmscan_start(&cfg);
-	while (kshim_vmscan_free_bytes() > (long)(WMARK_MIN + PAGE_SIZE)) {
-		struct list_head *p = kmalloc(CHUNK, __GFP_NOWARN);
-
-		KSHIM_ASSERT_FATAL(p != NULL);
-		list_add(p, &filler);
-	}
+	reclaim_pressure_start(WMARK_MIN, on_write_folio);
 }
 
 static void stop_reclaim(void)
 {
-	struct list_head *p, *n;
-
-	kshim_vmscan_stop();
-	kshim_trace.mm_vmscan_write_folio = NULL;
-	list_for_each_safe(p, n, &filler) {
-		list_del(p);
-		kfree(p);
-	}
+	reclaim_pressure_stop();
 }
 
 static unsigned long node_stat(enum node_stat_item item)

@@ -26,13 +26,13 @@
 #include <kshim/trace.h>
 #include <kshim/vmscan.h>
 #include "xfs_fixture.h"
+#include "reclaim_pressure.h"
 
 #define FILE_PAGES	256
 #define WMARK_MIN	(256UL << 10)
 /* Direct reclaim only: kswapd stays out of the way. */
 #define GFP_DIRECT_ONLY	(GFP_KERNEL & ~__GFP_KSWAPD_RECLAIM)
 
-static LIST_HEAD(filler);
 static atomic_t direct_writes;
 
 static void on_write_folio(struct folio *folio)
@@ -75,35 +75,16 @@ static void check_file(struct file *f)
 	vfree(buf);
 }
 
-/* As test_reclaim_lru.c: free memory just above min, kswapd asleep. */
+/* reclaim_pressure.h: free memory just above min, kswapd asleep. */
 static void start_reclaim(void)
 {
-	struct kshim_vmscan_config cfg = {
-		.limit = kshim_mem_used_bytes() + 2 * WMARK_MIN,
-		.wmark_min = WMARK_MIN,
-	};
-
 	atomic_set(&direct_writes, 0);
-	kshim_trace.mm_vmscan_write_folio = on_write_folio;
-	kshim_vmscan_start(&cfg);
-	while (kshim_vmscan_free_bytes() > (long)(WMARK_MIN + PAGE_SIZE)) {
-		struct list_head *p = kmalloc(PAGE_SIZE, __GFP_NOWARN);
-
-		KSHIM_ASSERT_FATAL(p != NULL);
-		list_add(p, &filler);
-	}
+	reclaim_pressure_start(WMARK_MIN, on_write_folio);
 }
 
 static void stop_reclaim(void)
 {
-	struct list_head *p, *n;
-
-	kshim_vmscan_stop();
-	kshim_trace.mm_vmscan_write_folio = NULL;
-	list_for_each_safe(p, n, &filler) {
-		list_del(p);
-		kfree(p);
-	}
+	reclaim_pressure_stop();
 }
 
 static void test_clean_xfs_folios_are_freed_and_read_back(void)
