@@ -252,7 +252,8 @@ static bool cpu_taken(struct det_task *dt)
 
 /* A random runnable task; if the first drawn may not run (cpu_taken()),
  * one of those that may, drawn again, so that runs where the rule never
- * applies keep their schedules. */
+ * applies keep their schedules. If none may (every CPU holder blocked),
+ * the first drawn runs: a broken rule, not a false hang report. */
 static struct det_task *pick_random(void)
 {
 	struct det_task *dt = runq[kshim_random(&rng) % nrunq];
