@@ -305,11 +305,11 @@ static void test_pf_memalloc_task_never_reclaims(void)
 	stop();
 }
 
-static int kswapd_sleeps;
+static atomic_t kswapd_sleeps;	/* kswapd counts, the test reads */
 
 static void on_kswapd_sleep(int nid)
 {
-	kswapd_sleeps++;
+	atomic_inc(&kswapd_sleeps);
 }
 
 static void test_kswapd_reclaims_to_high_in_the_background(void)
@@ -318,21 +318,21 @@ static void test_kswapd_reclaims_to_high_in_the_background(void)
 	int waited;
 
 	start(false);
-	kswapd_sleeps = 0;
+	atomic_set(&kswapd_sleeps, 0);
 	kshim_trace.mm_vmscan_kswapd_sleep = on_kswapd_sleep;
 	/* Below low, and no direct reclaim allowed: kswapd's job. */
 	kfree(kmalloc(2 * CHUNK, GFP_NOWAIT));
 	/* Until it has balanced the node and gone back to sleep (the real
 	 * kswapd_try_to_sleep(): a short nap, then the full sleep). */
 	for (waited = 0; waited < 5000; waited++) {
-		if (READ_ONCE(kswapd_sleeps))
+		if (atomic_read(&kswapd_sleeps))
 			break;
 		msleep(1);
 	}
 	kshim_vmscan_get_stats(&st);
 	KSHIM_ASSERT(kshim_vmscan_free_bytes() >=
 		     (long)(WMARK_MIN + WMARK_MIN / 2));
-	KSHIM_ASSERT(READ_ONCE(kswapd_sleeps) >= 1);
+	KSHIM_ASSERT(atomic_read(&kswapd_sleeps) >= 1);
 	KSHIM_ASSERT(waitqueue_active(&NODE_DATA(0)->kswapd_wait));
 	stop_model();
 	kshim_trace.mm_vmscan_kswapd_sleep = NULL;
