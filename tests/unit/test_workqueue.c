@@ -624,7 +624,7 @@ struct held_cpu {
 	struct work_struct work;
 	atomic_t steps;
 	bool started, stop;
-	int cpu;
+	int cpu, ran_on;
 	int moved_while_held;
 };
 
@@ -632,6 +632,7 @@ static void held_cpu_fn(struct work_struct *work)
 {
 	struct held_cpu *h = container_of(work, struct held_cpu, work);
 
+	h->ran_on = raw_smp_processor_id();
 	WRITE_ONCE(h->started, true);
 	while (!READ_ONCE(h->stop)) {
 		atomic_inc(&h->steps);
@@ -654,7 +655,7 @@ static void hold_cpu(void *arg)
 
 static void test_bound_worker_waits_while_its_cpu_is_held(void)
 {
-	struct held_cpu h = { .cpu = nr_cpu_ids - 1 };
+	struct held_cpu h = { .cpu = nr_cpu_ids - 1, .ran_on = -1 };
 	struct task_struct *t;
 
 	INIT_WORK(&h.work, held_cpu_fn);
@@ -664,6 +665,8 @@ static void test_bound_worker_waits_while_its_cpu_is_held(void)
 	kshim_task_join(t);
 	WRITE_ONCE(h.stop, true);
 	flush_work(&h.work);
+	/* Both backends: the item ran on its CPU's worker. */
+	KSHIM_ASSERT_EQ(h.ran_on, h.cpu);
 	if (!strcmp(kshim_sched->name, "det"))
 		KSHIM_ASSERT_EQ(h.moved_while_held, 0);
 }
