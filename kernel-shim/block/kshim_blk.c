@@ -529,8 +529,9 @@ static void kshim_blk_limits(struct queue_limits *lim, unsigned int lbs)
 	lim->dma_alignment = SECTOR_SIZE - 1;
 }
 
-struct kshim_bdev *kshim_bdev_open(const struct kshim_bdev_config *cfg)
+struct kshim_bdev *kshim_bdev_open(const struct kshim_bdev_config *asked)
 {
+	struct kshim_bdev_config device = *asked, *cfg = &device;
 	unsigned int lbs = cfg->sector_size ? cfg->sector_size : 512;
 	struct kshim_bdev *kb;
 	struct gendisk *gd;
@@ -539,6 +540,7 @@ struct kshim_bdev *kshim_bdev_open(const struct kshim_bdev_config *cfg)
 	char msg[256];
 	int idx, err;
 
+	kshim_blk_device_override(cfg);
 	kb = kzalloc(sizeof(*kb), GFP_KERNEL | __GFP_NOFAIL);
 	err = kshim_host_disk_open(cfg->path, cfg->size, lbs,
 				   cfg->cache_bytes ? cfg->cache_bytes : 64 << 20,

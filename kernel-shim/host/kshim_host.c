@@ -325,6 +325,35 @@ char *kshim_host_symbolize(void *const *buf, int n, const char *skip,
 	return out;
 }
 
+char *kshim_host_where(void *addr, char *out, unsigned long size)
+{
+	char line[1024];
+	size_t used = 0;
+	FILE *p = addr2line("-f -i -p", &addr, 1);
+
+	out[0] = 0;
+	if (!p)
+		return out;
+	/* "func at /dir/file.c:line", then " (inlined by) ..." lines */
+	while (fgets(line, sizeof(line), p) && used < size) {
+		char *f = line, *at, *file;
+
+		if (strncmp(f, " (inlined by) ", 14) == 0)
+			f += 14;
+		at = strstr(f, " at ");
+		if (!at || f[0] == '?')
+			continue;
+		*at = 0;
+		file = strrchr(at + 4, '/');
+		file = file ? file + 1 : at + 4;
+		file[strcspn(file, " \n")] = 0;
+		used += snprintf(out + used, size - used, "%s%s (%s)",
+				 used ? " < " : "", f, file);
+	}
+	pclose(p);
+	return out;
+}
+
 int kshim_host_open_write(const char *path)
 {
 	return open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);

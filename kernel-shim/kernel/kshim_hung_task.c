@@ -37,7 +37,6 @@ static unsigned int nr_samples;
 static void report(struct kshim_task *kt, u64 blocked_ns)
 {
 	struct kshim_lock *l = READ_ONCE(kt->waiting_for);
-	int i, n;
 
 	pr_err("INFO: task %s:%d blocked for more than %llu seconds, on %s",
 	       kt->task.comm, kt->task.pid,
@@ -50,18 +49,7 @@ static void report(struct kshim_task *kt, u64 blocked_ns)
 	else if (owner)
 		pr_cont(" held by a task that has exited");
 	pr_cont("\n");
-	/*
-	 * The task may still take and drop locks (a lock wait counts as
-	 * blocked): a racy snapshot, read with the marked accesses
-	 * held_push()/held_pop() write with.
-	 */
-	n = min(READ_ONCE(kt->nr_held), KSHIM_HELD_LOCKS_MAX);
-	for (i = 0; i < n; i++) {
-		struct kshim_lock *h = READ_ONCE(kt->held[i]);
-
-		if (h)
-			pr_err("      holds %s\n", h->name ?: "lock");
-	}
+	kshim_lock_print_held(kt);
 }
 
 static char state_letter(struct kshim_task *kt)
@@ -94,7 +82,7 @@ static bool idle_worker(struct kshim_task *kt)
 static void report_all_tasks(void)
 {
 	struct kshim_task *kt;
-	int idle = 0, i, n;
+	int idle = 0;
 
 	pr_err("  state: R running or runnable, S sleeping, D uninterruptible, I idle, L waiting for a lock\n");
 	for (kt = kshim_tasks_first(); kt; kt = kt->next_all) {
@@ -111,13 +99,7 @@ static void report_all_tasks(void)
 		if (since)
 			pr_cont(" on %s", READ_ONCE(kt->blocked_on) ?: "?");
 		pr_cont("\n");
-		n = min(READ_ONCE(kt->nr_held), KSHIM_HELD_LOCKS_MAX);
-		for (i = 0; i < n; i++) {
-			struct kshim_lock *h = READ_ONCE(kt->held[i]);
-
-			if (h)
-				pr_err("      holds %s\n", h->name ?: "lock");
-		}
+		kshim_lock_print_held(kt);
 	}
 	if (idle)
 		pr_err("  and %d idle worker(s) waiting for work\n", idle);

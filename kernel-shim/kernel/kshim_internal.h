@@ -30,6 +30,7 @@ struct kshim_task {
 	void *backend;		/* the scheduler backend's per-task state */
 	/* For reports: the locks this task holds, and the one it waits for. */
 	struct kshim_lock *held[KSHIM_HELD_LOCKS_MAX];
+	unsigned long held_ip[KSHIM_HELD_LOCKS_MAX];	/* where taken */
 	int nr_held;
 	struct kshim_lock *waiting_for;
 	/* Parallel backend: since when and on what the task is blocked. */
@@ -44,6 +45,8 @@ void kshim_tasks_lock(void);
 void kshim_tasks_unlock(void);
 struct kshim_task *kshim_tasks_first(void);
 bool kshim_task_live_locked(struct task_struct *t);
+/* kshim_lock.c: "holds LOCK, taken at SITE" lines of a task, for reports. */
+void kshim_lock_print_held(struct kshim_task *kt);
 void kshim_hung_task_start(void);
 void kshim_hung_task_stop(void);
 

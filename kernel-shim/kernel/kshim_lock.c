@@ -282,12 +282,14 @@ static void lock_wait(struct kshim_lock *l, u32 seen,
  * the task itself changes them; the hung-task watchdog reads them from
  * another thread, hence the marked stores.
  */
-static void held_push(struct kshim_lock *l)
+static void held_push(struct kshim_lock *l, unsigned long ip)
 {
 	struct kshim_task *kt = kshim_task_of(current);
 
-	if (kt->nr_held < KSHIM_HELD_LOCKS_MAX)
+	if (kt->nr_held < KSHIM_HELD_LOCKS_MAX) {
+		WRITE_ONCE(kt->held_ip[kt->nr_held], ip);
 		WRITE_ONCE(kt->held[kt->nr_held], l);
+	}
 	WRITE_ONCE(kt->nr_held, kt->nr_held + 1);
 }
 
@@ -298,8 +300,10 @@ static void held_pop(struct kshim_lock *l)
 
 	for (i = n - 1; i >= 0; i--)
 		if (kt->held[i] == l) {
-			for (j = i; j < n - 1; j++)
+			for (j = i; j < n - 1; j++) {
 				WRITE_ONCE(kt->held[j], kt->held[j + 1]);
+				WRITE_ONCE(kt->held_ip[j], kt->held_ip[j + 1]);
+			}
 			break;
 		}
 	/* A lock released by another task than its taker is not ours. */
@@ -307,14 +311,65 @@ static void held_pop(struct kshim_lock *l)
 		WRITE_ONCE(kt->nr_held, kt->nr_held - 1);
 }
 
-static void check_recursion(struct kshim_lock *l)
+/* A call site as function (file:line), inlined frames included. */
+static char *site(unsigned long ip, char *buf, unsigned long size)
 {
-	if (READ_ONCE(l->owner) == current)
-		kshim_fatal("recursive locking: %s already held by %s",
-			    lock_name(l), current->comm);
+	if (!ip)
+		return strscpy(buf, "?", size), buf;
+	kshim_host_where((void *)ip, buf, size);
+	if (!buf[0])
+		snprintf(buf, size, "%px", (void *)ip);
+	return buf;
 }
 
-int kshim_lock_tryacquire(struct kshim_lock *l, enum kshim_lock_kind kind)
+/* Where current took L, if it holds it; 0 if not (or not recorded). */
+static unsigned long taken_at(struct kshim_lock *l)
+{
+	struct kshim_task *kt = kshim_task_of(current);
+	int i;
+
+	for (i = min(kt->nr_held, KSHIM_HELD_LOCKS_MAX) - 1; i >= 0; i--)
+		if (kt->held[i] == l)
+			return kt->held_ip[i];
+	return 0;
+}
+
+void kshim_lock_print_held(struct kshim_task *kt)
+{
+	int i, n = min(READ_ONCE(kt->nr_held), KSHIM_HELD_LOCKS_MAX);
+	char where[256];
+
+	/*
+	 * The task may still take and drop locks (the parallel backend's
+	 * watchdog reads another thread's): a racy snapshot, read with the
+	 * marked accesses held_push()/held_pop() write with.
+	 */
+	for (i = 0; i < n; i++) {
+		struct kshim_lock *h = READ_ONCE(kt->held[i]);
+
+		if (h)
+			pr_err("      holds %s, taken at %s\n", lock_name(h),
+			       site(READ_ONCE(kt->held_ip[i]), where,
+				    sizeof(where)));
+	}
+}
+
+/* As lockdep's "possible recursive locking detected": both sites. */
+static void check_recursion(struct kshim_lock *l, unsigned long ip)
+{
+	char first[256], again[256];
+
+	if (READ_ONCE(l->owner) != current)
+		return;
+	pr_err("kshim: recursive locking: %s takes %s, which it holds\n",
+	       current->comm, lock_name(l));
+	pr_err("  taken at: %s\n", site(taken_at(l), first, sizeof(first)));
+	pr_err("  and again at: %s\n", site(ip, again, sizeof(again)));
+	kshim_fatal("recursive locking: %s already held by %s",
+		    lock_name(l), current->comm);
+}
+
+static int lock_tryacquire_at(struct kshim_lock *l, unsigned long ip)
 {
 	u32 free = 0;
 
@@ -323,19 +378,27 @@ int kshim_lock_tryacquire(struct kshim_lock *l, enum kshim_lock_kind kind)
 					 __ATOMIC_SEQ_CST, __ATOMIC_RELAXED))
 		return 0;
 	WRITE_ONCE(l->owner, current);
-	held_push(l);
+	held_push(l, ip);
 	stat_acquired(l, false, 0, true);
 	return 1;
 }
 
-void kshim_lock_acquire(struct kshim_lock *l, enum kshim_lock_kind kind)
+/* Not inlined: _RET_IP_ is the caller's site (spin_trylock() is a macro). */
+noinline int kshim_lock_tryacquire(struct kshim_lock *l,
+				   enum kshim_lock_kind kind)
+{
+	return lock_tryacquire_at(l, _RET_IP_);
+}
+
+static void lock_acquire_at(struct kshim_lock *l, enum kshim_lock_kind kind,
+			    unsigned long ip)
 {
 	u64 wait_start = 0;
 	bool waited = false;
 
 	if (kind == KSHIM_SLEEP)
 		might_sleep();
-	check_recursion(l);
+	check_recursion(l, ip);
 	kshim_switch_point(KSHIM_SW_LOCK_ACQUIRE, l);
 	for (;;) {
 		u32 seen = __atomic_load_n(&l->word, __ATOMIC_RELAXED);
@@ -359,8 +422,15 @@ void kshim_lock_acquire(struct kshim_lock *l, enum kshim_lock_kind kind)
 		lock_wait(l, seen, kind);
 	}
 	WRITE_ONCE(l->owner, current);
-	held_push(l);
+	held_push(l, ip);
 	stat_acquired(l, waited, wait_start, true);
+}
+
+/* Not inlined: _RET_IP_ is the caller's site (spin_lock() is a macro). */
+noinline void kshim_lock_acquire(struct kshim_lock *l,
+				 enum kshim_lock_kind kind)
+{
+	lock_acquire_at(l, kind, _RET_IP_);
 }
 
 void kshim_lock_release(struct kshim_lock *l)
@@ -384,8 +454,7 @@ void kshim_lock_release(struct kshim_lock *l)
 	kshim_switch_point(KSHIM_SW_LOCK_RELEASE, l);
 }
 
-int kshim_lock_tryacquire_shared(struct kshim_lock *l,
-				 enum kshim_lock_kind kind)
+static int lock_tryacquire_shared_at(struct kshim_lock *l, unsigned long ip)
 {
 	u32 seen = __atomic_load_n(&l->word, __ATOMIC_RELAXED);
 
@@ -395,7 +464,7 @@ int kshim_lock_tryacquire_shared(struct kshim_lock *l,
 		if (__atomic_compare_exchange_n(&l->word, &seen, seen + 1, 0,
 						__ATOMIC_SEQ_CST,
 						__ATOMIC_RELAXED)) {
-			held_push(l);
+			held_push(l, ip);
 			stat_acquired(l, false, 0, false);
 			return 1;
 		}
@@ -403,7 +472,14 @@ int kshim_lock_tryacquire_shared(struct kshim_lock *l,
 	return 0;
 }
 
-void kshim_lock_acquire_shared(struct kshim_lock *l, enum kshim_lock_kind kind)
+noinline int kshim_lock_tryacquire_shared(struct kshim_lock *l,
+					  enum kshim_lock_kind kind)
+{
+	return lock_tryacquire_shared_at(l, _RET_IP_);
+}
+
+static void lock_acquire_shared_at(struct kshim_lock *l,
+				   enum kshim_lock_kind kind, unsigned long ip)
 {
 	u64 wait_start = 0;
 	bool waited = false;
@@ -422,7 +498,7 @@ void kshim_lock_acquire_shared(struct kshim_lock *l, enum kshim_lock_kind kind)
 			if (__atomic_compare_exchange_n(&l->word, &seen, new,
 							0, __ATOMIC_SEQ_CST,
 							__ATOMIC_RELAXED)) {
-				held_push(l);
+				held_push(l, ip);
 				stat_acquired(l, waited, wait_start, false);
 				return;
 			}
@@ -434,6 +510,12 @@ void kshim_lock_acquire_shared(struct kshim_lock *l, enum kshim_lock_kind kind)
 		waited = true;
 		lock_wait(l, seen, kind);
 	}
+}
+
+noinline void kshim_lock_acquire_shared(struct kshim_lock *l,
+					enum kshim_lock_kind kind)
+{
+	lock_acquire_shared_at(l, kind, _RET_IP_);
 }
 
 void kshim_lock_release_shared(struct kshim_lock *l)
@@ -526,27 +608,28 @@ void kshim_lock_assert_held(const struct kshim_lock *l, int mode,
 
 /* ---- the kernel's lock functions ---------------------------------------- */
 
+/* Each records its caller (_RET_IP_) as where the lock was taken. */
 void mutex_lock(struct mutex *lock)
 {
-	kshim_lock_acquire(&lock->kl, KSHIM_SLEEP);
+	lock_acquire_at(&lock->kl, KSHIM_SLEEP, _RET_IP_);
 }
 
 /* No signals are ever delivered to kshim tasks: these always succeed. */
 int mutex_lock_interruptible(struct mutex *lock)
 {
-	mutex_lock(lock);
+	lock_acquire_at(&lock->kl, KSHIM_SLEEP, _RET_IP_);
 	return 0;
 }
 
 int mutex_lock_killable(struct mutex *lock)
 {
-	mutex_lock(lock);
+	lock_acquire_at(&lock->kl, KSHIM_SLEEP, _RET_IP_);
 	return 0;
 }
 
 int mutex_trylock(struct mutex *lock)
 {
-	return kshim_lock_tryacquire(&lock->kl, KSHIM_SLEEP);
+	return lock_tryacquire_at(&lock->kl, _RET_IP_);
 }
 
 void mutex_unlock(struct mutex *lock)
@@ -558,7 +641,7 @@ int atomic_dec_and_mutex_lock(atomic_t *cnt, struct mutex *lock)
 {
 	if (atomic_add_unless(cnt, -1, 1))
 		return 0;
-	mutex_lock(lock);
+	lock_acquire_at(&lock->kl, KSHIM_SLEEP, _RET_IP_);
 	if (!atomic_dec_and_test(cnt)) {
 		mutex_unlock(lock);
 		return 0;
@@ -568,24 +651,24 @@ int atomic_dec_and_mutex_lock(atomic_t *cnt, struct mutex *lock)
 
 void down_read(struct rw_semaphore *sem)
 {
-	kshim_lock_acquire_shared(&sem->kl, KSHIM_SLEEP);
+	lock_acquire_shared_at(&sem->kl, KSHIM_SLEEP, _RET_IP_);
 }
 
 int down_read_interruptible(struct rw_semaphore *sem)
 {
-	down_read(sem);
+	lock_acquire_shared_at(&sem->kl, KSHIM_SLEEP, _RET_IP_);
 	return 0;
 }
 
 int down_read_killable(struct rw_semaphore *sem)
 {
-	down_read(sem);
+	lock_acquire_shared_at(&sem->kl, KSHIM_SLEEP, _RET_IP_);
 	return 0;
 }
 
 int down_read_trylock(struct rw_semaphore *sem)
 {
-	return kshim_lock_tryacquire_shared(&sem->kl, KSHIM_SLEEP);
+	return lock_tryacquire_shared_at(&sem->kl, _RET_IP_);
 }
 
 void up_read(struct rw_semaphore *sem)
@@ -595,18 +678,18 @@ void up_read(struct rw_semaphore *sem)
 
 void down_write(struct rw_semaphore *sem)
 {
-	kshim_lock_acquire(&sem->kl, KSHIM_SLEEP);
+	lock_acquire_at(&sem->kl, KSHIM_SLEEP, _RET_IP_);
 }
 
 int down_write_killable(struct rw_semaphore *sem)
 {
-	down_write(sem);
+	lock_acquire_at(&sem->kl, KSHIM_SLEEP, _RET_IP_);
 	return 0;
 }
 
 int down_write_trylock(struct rw_semaphore *sem)
 {
-	return kshim_lock_tryacquire(&sem->kl, KSHIM_SLEEP);
+	return lock_tryacquire_at(&sem->kl, _RET_IP_);
 }
 
 void up_write(struct rw_semaphore *sem)

@@ -562,7 +562,6 @@ static void print_task(struct det_task *dt)
 	struct kshim_task *kt = dt->kt;
 	struct task_struct *t = &kt->task;
 	struct kshim_lock *l = kt->waiting_for;
-	int i;
 
 	pr_err("  %s (pid %d, cpu %d): %s", t->comm, t->pid,
 	       (int)t->thread_info.cpu,
@@ -581,9 +580,7 @@ static void print_task(struct det_task *dt)
 			pr_cont(", until %llu ns", dt->deadline);
 	}
 	pr_cont(", task state 0x%x\n", READ_ONCE(t->__state));
-	for (i = 0; i < kt->nr_held; i++)
-		pr_err("      holds %s\n",
-		       kt->held[i]->name ? kt->held[i]->name : "lock");
+	kshim_lock_print_held(kt);
 	if (dt->state != DET_EXITED && dt->nwhere) {
 		pr_err("      %s at:\n", dt->state == DET_BLOCKED ?
 		       "blocked" : "last ran");

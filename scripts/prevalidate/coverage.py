@@ -441,6 +441,102 @@ def collect(bd, tree, patches, compiled, workdir):
 	return dict(files=files, tests_with_data=len(tdirs))
 
 
+# ------------------------------------------------- --select: base coverage
+
+BASE_COVDIR = 'base-gcda'
+OLD_HUNK_COUNTS = re.compile(r'^@@ -(\d+)(?:,(\d+))? \+\d+(?:,(\d+))? @@')
+
+
+def old_ranges(text):
+	"""{file: [(first, last)]}: the lines of the unpatched file each hunk
+	of a patch covers, context included (a pure insertion has only its
+	context there: the code around the insertion point). Hunk bodies are
+	read by their line counts, as parse_hunks() does."""
+	out, cur, old, new = {}, None, 0, 0
+	for line in text.splitlines():
+		if old > 0 or new > 0:
+			c = line[:1]
+			if c in ('-', '+', ' ', ''):
+				old -= c != '+'
+				new -= c != '-'
+				continue
+			if c == '\\':
+				continue
+			old = new = 0
+		m = re.match(r'^--- (\S+)', line)
+		if m:
+			parts = m.group(1).split('/', 1)
+			cur = os.path.normpath(parts[1]) if len(parts) == 2 and \
+				m.group(1) != '/dev/null' else None
+			continue
+		m = OLD_HUNK_COUNTS.match(line)
+		if m and cur:
+			first, old = int(m.group(1)), int(m.group(2) or 1)
+			new = int(m.group(3) or 1)
+			out.setdefault(cur, []).append((first, first + old - 1))
+	return out
+
+
+def select(bd, tree, patches, compiled, workdir):
+	"""--select: which tests the patch can reach, from the base side's
+	per-test coverage (WORKDIR/BASE_COVDIR, the base tests run through
+	the wrapper). Returns (names or None for every test, why): a test is
+	picked when on base it executed a line of a changed hunk (context
+	included); a hunk with no executable line (a data or declaration
+	change) picks every test that ran any code of that file; a changed
+	header or other compiled non-.c file picks every test (its objects
+	are not attributed); a patch of files kshim does not compile picks
+	none."""
+	covdir = os.path.join(workdir, BASE_COVDIR)
+	ranges = {}
+	for p in patches:
+		with open(p, errors='replace') as f:
+			for fn, rs in old_ranges(f.read()).items():
+				ranges.setdefault(fn, []).extend(rs)
+	files = sorted(f for f in ranges if compiled.get(f))
+	if not files:
+		return set(), 'the patch changes no file kshim compiles'
+	headers = [f for f in files if not f.endswith('.c')]
+	if headers:
+		return None, 'the patch changes %s, which is not a .c file: ' \
+			'every test' % ', '.join(headers)
+	with open(os.path.join(covdir, 'tests.json')) as f:
+		names = {test_dir(t['name']): t['name']
+			 for t in json.load(f)['tests']}
+	tdirs = sorted(d for d in os.listdir(covdir)
+		       if os.path.isdir(os.path.join(covdir, d)))
+	objs = objects(bd, tree, files)
+	bd_real = os.path.realpath(bd)
+	picked = set()
+	tmp = tempfile.mkdtemp(prefix='kshim-gcov-')
+	try:
+		for fn in files:
+			gcnos = [g for g in objs[fn] if os.path.isfile(g)]
+			if not gcnos:
+				return None, 'no base coverage of %s: every ' \
+					'test' % fn
+			want = os.path.realpath(os.path.join(tree, fn))
+			executable = set(gcov_lines(gcnos, [None] * len(gcnos),
+						    want, tmp))
+			spans = [set(range(a, b + 1)) for a, b in ranges[fn]]
+			data_only = any(not (s & executable) for s in spans)
+			lines = set().union(*spans)
+			for d in tdirs:
+				gcdas = [find_gcda(os.path.join(covdir, d), bd_real,
+						   os.path.realpath(g))
+					 for g in gcnos]
+				if not any(gcdas):
+					continue
+				counts = gcov_lines(gcnos, gcdas, want, tmp)
+				if data_only and any(counts.values()) or \
+				   any(counts.get(n) for n in lines):
+					picked.add(names.get(d, d))
+	finally:
+		shutil.rmtree(tmp, ignore_errors=True)
+	return picked, 'the tests that executed a changed hunk of %s on ' \
+		'base' % ', '.join(files)
+
+
 if __name__ == '__main__':
 	if sys.argv[1:2] == ['wrap'] and len(sys.argv) > 2:
 		wrap(sys.argv[2:])

@@ -96,7 +96,7 @@ def build_stamp(bd, a):
 	results for the deterministic tests."""
 	h = hashlib.sha256()
 	h.update(json.dumps([CACHE_VERSION, a.seeds, a.kernel_src,
-			     a.kernel_tarball]).encode())
+			     a.kernel_tarball, a.only, a.device]).encode())
 	for t in sorted(intro_tests(bd), key=lambda t: t['name']):
 		h.update(json.dumps([t['name'], t['cmd'],
 				     sorted(t.get('env', {}).items())]).encode())
@@ -150,18 +150,30 @@ def plot_scenarios(base, pat, out_dir, progress):
 	return plots
 
 
-def run_side(side, bd, a, progress, extra=([], {})):
-	"""All tests once, det ones with KSHIM_SEEDS=--seeds; returns
-	dict(tests, scenarios, seconds). EXTRA: meson test arguments and
-	environment (the coverage wrapper)."""
+def test_env(a):
+	"""What every test of a run gets: the seeds of the det sweep, and
+	--device's KSHIM_DEVICE (kshim_blk_profile.c)."""
+	env = dict(os.environ, KSHIM_SEEDS=str(a.seeds))
+	if a.device:
+		env['KSHIM_DEVICE'] = a.device
+	return env
+
+
+def run_side(side, bd, a, progress, extra=([], {}), names=None):
+	"""All tests once (NAMES, or --only's, alone if given), det ones with
+	KSHIM_SEEDS=--seeds; returns dict(tests, scenarios, seconds). EXTRA:
+	meson test arguments and environment (the coverage wrapper)."""
 	t0 = time.monotonic()
-	env = dict(os.environ, KSHIM_SEEDS=str(a.seeds), **extra[1])
+	env = dict(test_env(a), **extra[1])
 	for path in scenario_files(bd):
 		os.unlink(path)
 	remove_gcda(bd)
 	# Not the 'prevalidate' suite: it runs this command.
+	if names is not None and not names:
+		return dict(tests={}, scenarios={}, seconds=0.0)
 	tests = meson_test(side, bd, env, LOGBASE, progress,
-			   ['--no-suite', 'prevalidate'] + extra[0])
+			   ['--no-suite', 'prevalidate'] + extra[0] +
+			   (sorted(names) if names is not None else a.only))
 	scen = {}
 	collect_scenarios(bd, scen)
 	return dict(tests=tests, scenarios=scen,
@@ -181,28 +193,34 @@ def timing_repeats(bds, a, progress):
 				os.unlink(path)
 			progress('timing repeat %d/%d, %s' % (i + 1, a.repeat,
 							      side))
-			meson_test(side, bd, dict(os.environ), LOGBASE +
+			meson_test(side, bd, test_env(a), LOGBASE +
 				   '-repeat', progress, ['--suite', 'scenario',
 							 '--num-processes',
-							 '1'])
+							 '1'] + a.only)
 			collect_scenarios(bd, scen[side])
 	return scen
 
 
 def cached_base(bd, a, progress):
 	"""The base side's results, reused when nothing they depend on changed
-	since the last run."""
+	since the last run. The base tests run through the coverage wrapper
+	too: their per-test coverage (WORKDIR/base-gcda) is what --select
+	picks the patched side's tests by."""
 	path = os.path.join(a.workdir, 'base-results.json')
 	stamp = build_stamp(bd, a)
+	have_gcda = os.path.isfile(os.path.join(
+		a.workdir, pvcov.BASE_COVDIR, 'tests.json'))
 	try:
 		with open(path) as f:
 			c = json.load(f)
-		if c.get('stamp') == stamp:
+		if c.get('stamp') == stamp and (have_gcda or not a.select):
 			c['reused'] = True
 			return c
 	except (OSError, ValueError):
 		pass
-	res = run_side('base', bd, a, progress)
+	wrap = pvcov.prepare(bd, a.workdir, intro_tests(bd),
+			     coverage=a.coverage, name=pvcov.BASE_COVDIR)
+	res = run_side('base', bd, a, progress, wrap)
 	res['stamp'] = stamp
 	res['reused'] = False
 	with open(path + '.tmp', 'w') as f:
@@ -211,12 +229,14 @@ def cached_base(bd, a, progress):
 	return res
 
 
-def replay_parts(t, seed):
+def replay_parts(t, seed, device=None):
 	"""(KSHIM_* environment, command) that replay det test T (meson
-	introspect) with SEED: its KSHIM_* environment, its binary, no
-	--seeds."""
+	introspect) with SEED: its KSHIM_* environment (and --device's
+	KSHIM_DEVICE), its binary, no --seeds."""
 	env = {k: v for k, v in (t.get('env') or {}).items()
 	       if k.startswith('KSHIM_') and k != 'KSHIM_SCENARIO_OUT'}
+	if device:
+		env['KSHIM_DEVICE'] = device
 	env['KSHIM_SEED'] = str(seed)
 	cmd, skip = [], False
 	for c in t['cmd']:
@@ -227,9 +247,9 @@ def replay_parts(t, seed):
 	return env, cmd
 
 
-def replay_cmd(t, seed):
+def replay_cmd(t, seed, device=None):
 	"""The shell line that replays det test T with SEED."""
-	env, cmd = replay_parts(t, seed)
+	env, cmd = replay_parts(t, seed, device)
 	return ' '.join(['%s=%s' % kv for kv in sorted(env.items())] +
 			[shlex.quote(c) for c in cmd])
 
@@ -239,7 +259,7 @@ def replay_cmd(t, seed):
 MAX_REPLAYS = 4
 
 
-def replay(bd, t, case, sweep_hash, limit):
+def replay(bd, t, case, sweep_hash, limit, device=None):
 	"""Run the line that replays CASE (dict(test, key)) of det test T as
 	a user pastes it: its KSHIM_* words alone, nothing else of ours in
 	the environment. Returns dict(test, key, line, status, reproduced,
@@ -248,11 +268,12 @@ def replay(bd, t, case, sweep_hash, limit):
 	took the same schedule as in the sweep (SWEEP_HASH, None when the
 	sweep's run did not finish)."""
 	seed = case['key'].split()[1]
-	words, cmd = replay_parts(t, seed)
+	words, cmd = replay_parts(t, seed, device)
 	env = {k: v for k, v in os.environ.items() if not k.startswith('KSHIM_')}
 	env.update(words)
 	res = dict(test=case['test'], key=case['key'],
-		   line=replay_cmd(t, seed), reproduced=False, output='')
+		   line=replay_cmd(t, seed, device), reproduced=False,
+		   output='')
 	with tempfile.TemporaryFile() as rec:
 		env['KSHIM_RESULTS_FD'] = str(rec.fileno())
 		try:
@@ -298,7 +319,8 @@ def replay(bd, t, case, sweep_hash, limit):
 	return res
 
 
-def confirm(bd, cls, pat, env, progress, budgets, extra=([], {})):
+def confirm(bd, cls, pat, env, progress, budgets, extra=([], {}),
+	    device=None):
 	"""Each det regression is replayed with the line the report prints
 	(replay()), and the report says whether it reproduced. A
 	parallel-backend regression cannot be replayed by seed: it is run
@@ -325,7 +347,8 @@ def confirm(bd, cls, pat, env, progress, budgets, extra=([], {})):
 				m = re.search(r'KSHIM_SEED=(\d+)',
 					      r.get('replay') or '')
 				if m:
-					r['replay'] = replay_cmd(t, m.group(1))
+					r['replay'] = replay_cmd(t, m.group(1),
+								 device)
 				continue
 			r['replays'] = []
 			for c in firsts[:MAX_REPLAYS]:
@@ -334,7 +357,7 @@ def confirm(bd, cls, pat, env, progress, budgets, extra=([], {})):
 				run = pat[r['name']]['runs'].get(c['key']) or {}
 				res = replay(bd, t, c, run.get('hash'),
 					     budgets.get(r['name'],
-							 cmp.budget(0)))
+							 cmp.budget(0)), device)
 				if res['reproduced']:
 					r['tail'] = cmp.excerpt(res['output'])
 				del res['output']
@@ -352,6 +375,24 @@ def confirm(bd, cls, pat, env, progress, budgets, extra=([], {})):
 		again = e is not None and e['result'] not in cmp.OK_RESULTS
 		r['rerun'] = 'failed again' if again else \
 			'passed on a re-run: intermittent'
+
+
+def select_tests(a, bd, patches, seen, base):
+	"""--select: dict(run=[tests], skipped=[tests], why) for the patched
+	side, from the base side's per-test coverage (coverage.select());
+	None without --select, or when it picks every test."""
+	if not a.select:
+		return None
+	tree = a.kernel_src or os.path.join(bd, 'kernel', 'linux')
+	names, why = pvcov.select(bd, tree, patches, seen, a.workdir)
+	if names is None:
+		return dict(run=None, skipped=[], why=why)
+	every = sorted(base['tests'])
+	if a.only:
+		every = [n for n in every if n in a.only]
+	run = [n for n in every if n in names]
+	return dict(run=run, skipped=[n for n in every if n not in names],
+		    why=why)
 
 
 def compiled(bd, files):
@@ -385,7 +426,36 @@ def check_inputs(a):
 					% a.kernel_tarball)
 	if a.seeds < 1 or a.repeat < 1:
 		raise CannotRun('--seeds and --repeat must be at least 1')
+	if a.select and not a.coverage:
+		raise CannotRun('--select picks tests by the base side\'s '
+				'coverage: it cannot go with --no-coverage')
+	if a.device and not DEVICE.match(a.device):
+		raise CannotRun('--device %s: not a device (%s)' % (
+			a.device, DEVICE_HELP))
 	return patches
+
+
+def check_only(a, bd):
+	"""--only's names are tests of the build (meson test --list)."""
+	names = {t['name'] for t in intro_tests(bd)}
+	for n in a.only:
+		if n not in names:
+			near = sorted(x for x in names if n in x or x in n)[:5]
+			raise CannotRun('--only %s: no such test%s' % (
+				n, ' (did you mean %s?)' % ', '.join(near)
+				if near else ' (meson test -C %s --list)'
+				% os.path.relpath(bd)))
+
+
+# KSHIM_DEVICE's grammar (kernel-shim/block/kshim_blk_profile.c), checked
+# here so a typo is a could-not-run, not every test failing on both sides.
+DEVICE_HELP = ('fast, ssd, ssd-reordering, slow-disk, slow, or fields '
+	       'base=T,jitter=T,slow=T@PPMppm,qd=N with T in ns, us, ms '
+	       'or s')
+_T = r'\d+(?:ns|us|ms|s)'
+_FIELD = r'(?:base=%s|jitter=%s|slow=%s@\d+ppm|qd=[1-9]\d*)' % (_T, _T, _T)
+DEVICE = re.compile(r'^(?:fast|ssd|ssd-reordering|slow-disk|slow|'
+		    r'%s(?:,%s)*)$' % (_FIELD, _FIELD))
 
 
 class Parser(argparse.ArgumentParser):
@@ -433,6 +503,19 @@ def parser():
 	p.add_argument('--out', metavar='DIR',
 		       help='where report.md and report.json go (default '
 		       'WORKDIR/report)')
+	p.add_argument('--only', nargs='+', default=[], metavar='TEST',
+		       help='run only these tests (meson test names, e.g. '
+		       'test_xfs_log_det) on both sides, to iterate on one '
+		       'area; the verdict then speaks for them alone')
+	p.add_argument('--select', action='store_true',
+		       help='on the patched side, run only the tests that '
+		       'executed a changed hunk on the base side (its per-test '
+		       'coverage); a changed header runs every test')
+	p.add_argument('--device', metavar='PROFILE',
+		       help='every test\'s block device, on both sides '
+		       '(KSHIM_DEVICE): %s. A fast device completes I/O at '
+		       'once and hides what happens while an I/O is in '
+		       'flight' % DEVICE_HELP)
 	pvsan.add_arguments(p)
 	p.add_argument('--no-coverage', dest='coverage', action='store_false',
 		       help='skip which tests ran the patch\'s files and '
@@ -477,6 +560,7 @@ def run(a, progress):
 	configure('patched', bds['patched'], a, patches, progress,
 		  options=pvcov.BUILD_OPTIONS)
 	phases['configure'] = time.monotonic() - t
+	check_only(a, bds['base'])
 	builds = {s: build(s, bds[s], progress) for s in ('base', 'patched')}
 	for s in builds:
 		phases['build ' + s] = builds[s]['seconds']
@@ -485,16 +569,23 @@ def run(a, progress):
 		0.0 if base['reused'] else base['seconds']
 	budgets = {n: cmp.budget(e['duration'])
 		   for n, e in base['tests'].items()}
+	touched = {p: patch_targets(p) for p in patches}
+	seen = compiled(bds['patched'], sorted({f for fs in touched.values()
+						 for f in fs}))
+	selection = select_tests(a, bds['base'], patches, seen, base)
 	wrap = pvcov.prepare(bds['patched'], a.workdir,
 			     intro_tests(bds['patched']), coverage=a.coverage,
 			     budgets=budgets)
-	pat = run_side('patched', bds['patched'], a, progress, wrap)
+	pat = run_side('patched', bds['patched'], a, progress, wrap,
+		       selection and selection['run'])
 	phases['tests patched'] = pat['seconds']
-	cls = cmp.compare_tests(base['tests'], pat['tests'])
+	cls = cmp.compare_tests(
+		{n: e for n, e in base['tests'].items()
+		 if not selection or selection['run'] is None or
+		 n in selection['run']}, pat['tests'])
 	t = time.monotonic()
-	confirm(bds['patched'], cls, pat['tests'],
-		dict(os.environ, KSHIM_SEEDS=str(a.seeds)), progress, budgets,
-		wrap)
+	confirm(bds['patched'], cls, pat['tests'], test_env(a), progress,
+		budgets, wrap, a.device)
 	if any('rerun' in r or r.get('replays') for r in cls['regressions']):
 		phases['replays and re-runs'] = time.monotonic() - t
 	timing = None
@@ -512,9 +603,6 @@ def run(a, progress):
 	os.makedirs(out_dir, exist_ok=True)
 	plots = plot_scenarios(base['scenarios'], pat['scenarios'], out_dir,
 			       progress)
-	touched = {p: patch_targets(p) for p in patches}
-	seen = compiled(bds['patched'], sorted({f for fs in touched.values()
-						 for f in fs}))
 	coverage = None
 	if a.coverage:
 		t = time.monotonic()
@@ -541,6 +629,7 @@ def run(a, progress):
 				    'combined_sha256'),
 			    combined_sha256_patched=man.get('combined_sha256')),
 		seeds=a.seeds, repeat=a.repeat, base_reused=base['reused'],
+		only=a.only, device=a.device, selection=selection,
 		timing_rule=cmp.TIMING_RULE,
 		tests=cls, scenarios=scen, plots=plots, phases=phases,
 		coverage=coverage,
@@ -607,6 +696,10 @@ def main(argv):
 		a = parser().parse_args(argv)
 		if a.commits and a.patches:
 			raise CannotRun('give PATCH... or --commits, not both')
+		if not a.patches and any(os.path.isfile(x) for x in a.only):
+			raise CannotRun('--only takes the rest of the line as '
+					'test names: give the patches first '
+					'(PATCH... --only TEST...)')
 		if not a.commits and not a.patches:
 			raise CannotRun('no patch given (PATCH... or --commits '
 					'A..B)')

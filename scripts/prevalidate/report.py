@@ -231,6 +231,27 @@ def lines(res, md):
 			   '- ' if md else '', res['seeds'], res['repeat'],
 			   '; base results reused (build and options '
 			   'unchanged)' if res['base_reused'] else ''))
+	if res.get('only'):
+		out.append('%sonly these tests, on both sides (--only): %s' % (
+			'- ' if md else '', ', '.join(res['only'])))
+	sel = res.get('selection')
+	if sel:
+		if sel['run'] is None:
+			out.append('%s--select: %s' % ('- ' if md else '',
+						       sel['why']))
+		else:
+			out.append('%s--select: ran %d test(s) on the patched '
+				   'side, %s; skipped %d that did not: %s' % (
+					   '- ' if md else '', len(sel['run']),
+					   sel['why'], len(sel['skipped']),
+					   ', '.join(sel['skipped'][:12]) +
+					   (' and %d more' % (
+						   len(sel['skipped']) - 12)
+					    if len(sel['skipped']) > 12
+					    else '')))
+	if res.get('device'):
+		out.append('%severy device: KSHIM_DEVICE=%s (--device), on '
+			   'both sides' % ('- ' if md else '', res['device']))
 	n = res['tests']['passed'] + sum(len(t[k]) for k in (
 		'regressions', 'pre_existing', 'fixed', 'findings'))
 	out.append('%stests: %d compared: %d pass on both, %d regression(s), '

@@ -103,8 +103,10 @@ def run_tests(side, bd, kind, a, progress, names=()):
 	whether it needed setarch -R (TSan under this kernel's ASLR)."""
 	env = dict(os.environ, KSHIM_SEEDS=str(a.seeds),
 		   **sanitizers.test_env(kind))
-	args = list(names)
-	if not names:
+	if a.device:
+		env['KSHIM_DEVICE'] = a.device
+	args = list(names or a.only)
+	if not args:
 		for s in EXCLUDED:
 			args += ['--no-suite', s]
 	logbase = build.LOGBASE + ('-recheck' if names else '')

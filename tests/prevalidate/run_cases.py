@@ -5,8 +5,10 @@ check each verdict: the exit status, the tests a regression must name (and
 words its excerpt must show: the CUnit test or the invariant), the new
 sanitizer reports (--sanitizers, in "args") and their words, the words
 the one-line reason of an exit 2 must contain, for a clean patch that no
-deterministic scenario figure moved, and the coverage report's figures
-for the patch's files.
+deterministic scenario figure moved, the coverage report's figures
+for the patch's files, "report": report.json fields as given
+(--only's and --device's), and the tests --select must run and skip
+("selected", "not_selected").
 
 usage: run_cases.py [--workdir DIR] [--only NAME]...
 
@@ -116,6 +118,18 @@ def check_verdict(case, rep, got):
 	for name in case.get('hang', []):
 		if not (got.get(name) or {}).get('hang'):
 			bad.append('%s not reported as a hang over budget' % name)
+	sel = rep.get('selection') or {}
+	for name in case.get('selected', []):
+		if name not in (sel.get('run') or []):
+			bad.append('--select did not run %s (ran %s)' % (
+				name, sel.get('run')))
+	for name in case.get('not_selected', []):
+		if name not in sel.get('skipped', []):
+			bad.append('--select did not skip %s' % name)
+	for key, want in case.get('report', {}).items():
+		if rep.get(key) != want:
+			bad.append('report.json %s is %r, expected %r' % (
+				key, rep.get(key), want))
 	return bad
 
 

@@ -105,6 +105,17 @@ class TestChangedLines(unittest.TestCase):
 						       why='added')])
 
 
+class TestOldRanges(unittest.TestCase):
+	"""--select's hunks: the unpatched file's lines each one covers."""
+
+	def test_every_hunk_with_its_context(self):
+		self.assertEqual(cov.old_ranges(PATCH)['fs/x.c'],
+				 [(2, 5), (10, 14), (20, 21)])
+
+	def test_a_removed_line_like_a_header_is_no_file(self):
+		self.assertNotIn('- eleven', ' '.join(cov.old_ranges(PATCH)))
+
+
 class TestPick(unittest.TestCase):
 	TESTS = [dict(name='t', cmd=['/b/t'], env={}),
 		 dict(name='t_det', cmd=['/b/t'], env={'KSHIM_BACKEND': 'det'}),

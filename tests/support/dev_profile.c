@@ -9,18 +9,15 @@ const struct dev_profile dev_fast = {
 
 const struct dev_profile dev_ssd = {
 	.name = "ssd",
-	.latency = { .base_ns = 20 * NSEC_PER_USEC,
-		     .jitter_ns = 30 * NSEC_PER_USEC },
+	.latency = KSHIM_LATENCY_SSD,
 };
 
 const struct dev_profile dev_ssd_reordering = {
 	.name = "ssd-reordering",
-	.latency = { .base_ns = 20 * NSEC_PER_USEC,
-		     .jitter_ns = 80 * NSEC_PER_USEC },
+	.latency = KSHIM_LATENCY_SSD_REORDERING,
 };
 
 const struct dev_profile dev_slow_disk = {
 	.name = "slow-disk",
-	.latency = { .base_ns = 500 * NSEC_PER_USEC,
-		     .jitter_ns = 1000 * NSEC_PER_USEC },
+	.latency = KSHIM_LATENCY_SLOW_DISK,
 };

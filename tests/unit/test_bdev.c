@@ -22,6 +22,7 @@
 #include <linux/err.h>
 #include <linux/delay.h>
 #include <kshim/bdev.h>
+#include <kshim/host.h>
 #include <kshim/host_disk.h>
 #include <kshim/ktest.h>
 #include <kshim/runtime.h>
@@ -768,6 +769,48 @@ static void test_latency_and_queue_depth(void)
 	drop_dev(kb);
 }
 
+/*
+ * KSHIM_DEVICE replaces every device's latency and queue depth
+ * (kshim_blk_profile.c): registered again as test_bdev_device_env with
+ * KSHIM_DEVICE=base=20ms,qd=1. The device is opened asking for no
+ * latency and a queue of 64; with the variable, 8 writes submitted at
+ * once must each take 20 ms and go one at a time. Without it, as
+ * asked: in the det backend the 8 fill the queue together.
+ */
+static void test_kshim_device_replaces_the_tests_device(void)
+{
+	struct kshim_bdev_config cfg = { .path = img, .queue_depth = 64 };
+	const char *env = kshim_host_getenv("KSHIM_DEVICE");
+	struct async_write aw[8];
+	struct bio *bios[8];
+	struct kshim_bdev_stats st;
+	struct kshim_bdev *kb;
+	int i;
+
+	KSHIM_ASSERT_EQ_FATAL(kshim_host_image_create(img, sizeof(img),
+						      IMG_SIZE, 1), 0);
+	kb = kshim_bdev_open(&cfg);
+	KSHIM_ASSERT_FATAL(!IS_ERR(kb));
+	for (i = 0; i < 8; i++)
+		bios[i] = submit_async(kshim_bdev_bdev(kb), i * 4096, 5, &aw[i]);
+	for (i = 0; i < 8; i++) {
+		wait_for_completion(&aw[i].done);
+		KSHIM_ASSERT_EQ(aw[i].status, BLK_STS_OK);
+		free_async(bios[i]);
+	}
+	kshim_bdev_get_stats(kb, &st);
+	if (env && !strcmp(env, "base=20ms,qd=1")) {
+		KSHIM_ASSERT(st.lat_p50_ns >= 20 * NSEC_PER_MSEC);
+		KSHIM_ASSERT_EQ(st.queue_depth_max, 1);
+	} else {
+		KSHIM_ASSERT_FATAL(!env);	/* registered with one value */
+		if (kshim_sched->virtual_time)
+			KSHIM_ASSERT(st.queue_depth_max > 1);
+	}
+	KSHIM_ASSERT(reads_as(kshim_bdev_bdev(kb), 0, 8 * 4096, 5));
+	drop_dev(kb);
+}
+
 /* ---- completing inline ---------------------------------------------------------------- */
 
 struct where_ended {
@@ -1041,6 +1084,7 @@ static const struct kshim_test fault_tests[] = {
 	KSHIM_TEST(test_fault_on_nth_io_and_flush),
 	KSHIM_TEST(test_fault_probability_rate),
 	KSHIM_TEST(test_latency_and_queue_depth),
+	KSHIM_TEST(test_kshim_device_replaces_the_tests_device),
 	{ }
 };
 

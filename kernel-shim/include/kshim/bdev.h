@@ -34,6 +34,15 @@ struct kshim_latency {
 	u64 slow_ns;
 };
 
+/* The named devices (tests/support/dev_profile.h says what window each
+ * opens; KSHIM_DEVICE=NAME gives one to every device of a run). */
+#define KSHIM_LATENCY_SSD \
+	{ .base_ns = 20 * NSEC_PER_USEC, .jitter_ns = 30 * NSEC_PER_USEC }
+#define KSHIM_LATENCY_SSD_REORDERING \
+	{ .base_ns = 20 * NSEC_PER_USEC, .jitter_ns = 80 * NSEC_PER_USEC }
+#define KSHIM_LATENCY_SLOW_DISK \
+	{ .base_ns = 500 * NSEC_PER_USEC, .jitter_ns = 1000 * NSEC_PER_USEC }
+
 struct kshim_bdev_config {
 	const char *path;		/* the image file; it must exist */
 	u64 size;			/* bytes; 0: the whole file */

@@ -65,6 +65,10 @@ void kshim_host_print_backtrace(void *const *buf, int n);
 char *kshim_host_symbolize(void *const *buf, int n, const char *skip,
 			   char *out, unsigned long size);
 
+/* One code address as "function (file.c:line)", inlined frames joined
+ * by " < ", innermost first; empty if it cannot be told. Returns out. */
+char *kshim_host_where(void *addr, char *out, unsigned long size);
+
 /* Output files (the deterministic backend's schedule log). */
 int kshim_host_open_write(const char *path);
 void kshim_host_write_fd(int fd, const char *s, unsigned long len);
