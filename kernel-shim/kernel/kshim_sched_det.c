@@ -227,6 +227,39 @@ static bool advance_time(void)
 	return true;
 }
 
+/*
+ * A task asleep in TASK_IDLE holding no lock: a worker or service thread
+ * waiting for work. Their stacks are all alike and say nothing about a
+ * hang; they are named on one line instead.
+ */
+static bool idle_task(struct det_task *dt)
+{
+	const char *comm = dt->kt->task.comm;
+	unsigned int state = READ_ONCE(dt->kt->task.__state);
+
+	if (dt->state != DET_BLOCKED || dt->kt->nr_held ||
+	    dt->kt->waiting_for)
+		return false;
+	/* The runtime's own service tasks wait for their next event. */
+	return state == TASK_IDLE || !strcmp(comm, "rcu_cb") ||
+	       !strcmp(comm, "ktimer");
+}
+
+static void print_idle_tasks(void)
+{
+	int i, n = 0;
+
+	for (i = 0; i < nall; i++) {
+		if (!idle_task(all[i]))
+			continue;
+		if (!n++)
+			pr_err("  idle, holding no lock (workers in TASK_IDLE, the runtime's timer and RCU tasks):");
+		pr_cont(" %s", all[i]->kt->task.comm);
+	}
+	if (n)
+		pr_cont("\n");
+}
+
 static void __noreturn det_hang(const char *why);
 
 /*
@@ -601,7 +634,9 @@ static void __noreturn det_hang(const char *why)
 	collect_where();
 	kshim_tasks_lock();
 	for (i = 0; i < nall; i++)
-		print_task(all[i]);
+		if (!idle_task(all[i]))
+			print_task(all[i]);
+	print_idle_tasks();
 	kshim_tasks_unlock();
 	kshim_fatal("%s", why);
 }
