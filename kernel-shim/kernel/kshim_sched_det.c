@@ -57,7 +57,16 @@ static u64 trace_hash = 0xcbf29ce484222325ULL;	/* FNV-1a */
 static enum det_strategy strategy;
 static u64 pct_change[16];
 static int pct_nchange;
-static u64 pct_next_low;
+/* Change points give priorities counting up from here, below every
+ * initial one; spinning tasks get ones counting down from just below it,
+ * so a spinner is below every task that is not spinning, and the one
+ * that spun last is the lowest of all. */
+#define PCT_CHANGE_BASE	(1ULL << 40)
+static u64 pct_next_low = PCT_CHANGE_BASE;
+static u64 pct_spin_low = PCT_CHANGE_BASE - 1;
+/* Decisions in a row that kept the running task (see det_reschedule()). */
+#define PCT_STREAK_MAX	100000
+static u64 pct_streak;
 static u64 pct_base;		/* steps before the tests began */
 static int sched_fd = -1;
 static u32 rcu_gen;
@@ -367,6 +376,23 @@ static void det_reschedule(enum kshim_switch_reason why)
 	struct det_task *prev = cur, *next;
 
 	expire_timeouts();
+	/*
+	 * PCT: a task busy-waiting (cpu_relax()) waits for another to move;
+	 * at the top priority it would spin forever and that one never run
+	 * (seen in test_xfs_icache, seed 1: a spinner for 5 million
+	 * decisions). A spin is a priority change point of its own, as
+	 * CHESS treats a yield: the spinner drops below all others. A loop
+	 * that polls with cond_resched() between pieces of work is the same
+	 * livelock (that test's reclaimer, 2 billion decisions), but
+	 * cond_resched() is also every kernel loop's preemption point, which
+	 * PCT must not turn into a yield: such a task drops only after
+	 * PCT_STREAK_MAX decisions in a row while others could run.
+	 */
+	if (strategy == DET_PCT && prev && prev->state == DET_RUNNABLE &&
+	    (why == KSHIM_SW_CPU_RELAX || ++pct_streak >= PCT_STREAK_MAX)) {
+		prev->prio = pct_spin_low--;
+		pct_streak = 0;
+	}
 	for (;;) {
 		next = pick_next();
 		if (next)
@@ -377,6 +403,7 @@ static void det_reschedule(enum kshim_switch_reason why)
 	record(next, why);
 	if (next == prev)
 		return;
+	pct_streak = 0;
 	cur = next;
 	kshim_host_tls_set(&next->kt->task);
 	kshim_host_fiber_switch(prev->fiber, next->fiber);
