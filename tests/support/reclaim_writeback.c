@@ -17,7 +17,7 @@
 #include "scenario_out.h"
 #include "reclaim_writeback.h"
 
-#define SAMPLE_MS	20
+#define SAMPLE_US	1000
 #define RING		16
 
 static struct reclaim_writeback *cur;
@@ -75,6 +75,31 @@ static void atomic64_max(atomic64_t *v, s64 x)
 		;
 }
 
+/*
+ * Dirty and writeback pages every SAMPLE_US while the writers run, taken
+ * by whichever allocator first sees the clock past the next sample time
+ * (they run throughout; a sampling task of its own sleeps past its time
+ * whenever the others keep the CPUs busy).
+ */
+static atomic64_t next_sample;
+static atomic_t nr_samples;
+
+static void sample(void)
+{
+	s64 now = kshim_clock_ns() - start_ns, due = atomic64_read(&next_sample);
+	int n;
+
+	if (now < due || !atomic64_try_cmpxchg(&next_sample, &due,
+					       now + SAMPLE_US * NSEC_PER_USEC))
+		return;
+	n = atomic_inc_return(&nr_samples) - 1;
+	if (n >= RW_SAMPLES)
+		return;
+	cur->t_ms[n] = now / NSEC_PER_MSEC;
+	cur->dirty[n] = global_node_page_state(NR_FILE_DIRTY);
+	cur->writeback[n] = global_node_page_state(NR_WRITEBACK);
+}
+
 static void allocator(void *unused)
 {
 	struct page *ring[RING] = { };
@@ -91,6 +116,7 @@ static void allocator(void *unused)
 		atomic64_max(&alloc_ns_max, kshim_clock_ns() - t0);
 		atomic64_inc(&allocs);
 		i = (i + 1) % RING;
+		sample();
 		cond_resched();
 	}
 	for (i = 0; i < RING; i++)
@@ -98,22 +124,9 @@ static void allocator(void *unused)
 			__free_pages(ring[i], RW_ALLOC_ORDER);
 }
 
-/* Dirty and writeback pages every SAMPLE_MS, while the writers run. */
-static void sampler(void *unused)
-{
-	while (atomic_read(&writers_left) && cur->nr_samples < RW_SAMPLES) {
-		int n = cur->nr_samples++;
-
-		cur->t_ms[n] = (kshim_clock_ns() - start_ns) / NSEC_PER_MSEC;
-		cur->dirty[n] = global_node_page_state(NR_FILE_DIRTY);
-		cur->writeback[n] = global_node_page_state(NR_WRITEBACK);
-		msleep(SAMPLE_MS);
-	}
-}
-
 void reclaim_writeback_run(struct reclaim_writeback *rw)
 {
-	struct task_struct *tasks[RW_WRITERS + RW_ALLOCATORS + 1];
+	struct task_struct *tasks[RW_WRITERS + RW_ALLOCATORS];
 	struct kshim_vmscan_config vm;
 	unsigned long scan_k0, steal_k0, scan_d0, steal_d0, imm0, vmw0, wr0;
 	int i, n = 0;
@@ -138,14 +151,16 @@ void reclaim_writeback_run(struct reclaim_writeback *rw)
 	kshim_vmscan_start(&vm);
 	start_ns = kshim_clock_ns();
 	atomic_set(&writers_left, RW_WRITERS);
+	atomic64_set(&next_sample, 0);
+	atomic_set(&nr_samples, 0);
 	for (i = 0; i < RW_WRITERS; i++)
 		tasks[n++] = kshim_task_run(writer, (void *)(long)i, "writer", -1);
 	for (i = 0; i < RW_ALLOCATORS; i++)
 		tasks[n++] = kshim_task_run(allocator, NULL, "allocator", -1);
-	tasks[n++] = kshim_task_run(sampler, NULL, "sampler", -1);
 	for (i = 0; i < n; i++)
 		kshim_task_join(tasks[i]);
 	rw->elapsed_ns = kshim_clock_ns() - start_ns;
+	rw->nr_samples = min(atomic_read(&nr_samples), RW_SAMPLES);
 	kshim_vmscan_get_stats(&rw->vm);
 	kshim_vmscan_stop();
 	kshim_trace.mm_vmscan_write_folio = NULL;
