@@ -47,10 +47,14 @@
  * __remove_mapping() spend 20 us of work under the lock per folio and
  * must fail it.
  *
- * Times are the kshim clock: virtual in the deterministic backend, where
- * every scheduling decision costs 100 ns, so a hold is the decisions
- * taken while the lock is held (the holder's and, when it is switched
- * out, others').
+ * Times are the kshim clock: virtual in the deterministic backend (the
+ * scenario suite's), where every scheduling decision costs 100 ns, so a
+ * hold is the decisions taken while the lock is held (the holder's and,
+ * when it is switched out, others'). In the parallel backend they are
+ * real time, and a host thread preempted while it holds a lock (kshim's
+ * spinlocks do not disable preemption) makes a hold of tens of us on a
+ * loaded machine: there the bounds are not applied, the figures only
+ * printed.
  */
 #include <linux/kernel.h>
 #include <linux/fs.h>
@@ -397,10 +401,11 @@ static void test_reclaim_mapping_lock(void)
 	    !PROF(L_PRIVATE_PAGES, 0, acq)) {
 		s.pass = false;
 		s.why = "no pressure: reclaim freed none of the files' folios";
-	} else if (hold_max > HOLD_MAX_NS) {
+	} else if (kshim_sched->virtual_time && hold_max > HOLD_MAX_NS) {
 		s.pass = false;
 		s.why = "reclaim held a mapping's i_pages lock longer than one folio's removal";
-	} else if (wait * 100 > s.elapsed_ns * WAIT_MAX_PCT) {
+	} else if (kshim_sched->virtual_time &&
+		   wait * 100 > s.elapsed_ns * WAIT_MAX_PCT) {
 		s.pass = false;
 		s.why = "the tasks waited on the shared mapping's lock too long";
 	} else if (atomic64_read(&s.io_errors)) {
