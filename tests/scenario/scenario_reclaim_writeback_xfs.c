@@ -32,7 +32,9 @@
  * tests/unit/patches/example-reclaim-does-not-wake-flushers.patch takes
  * the wake-up out of shrink_inactive_list() and must fail it.
  * (example-direct-reclaim-writes-dirty-folios.patch, which fails the wbfs
- * run, cannot move this one: there is no ->writepage to call.)
+ * run, cannot fail this one: there is no ->writepage to call. It still
+ * changes what reclaim does with the dirty folios it meets, and so the
+ * figures: docs/measurements.md.)
  */
 #include <linux/kernel.h>
 #include <linux/fs.h>
