@@ -90,6 +90,7 @@ static struct kshim_bdev *open_device(const struct kshim_xfs_config *cfg,
 		.sector_size = cfg->sector_size,
 		.name = name,
 		.latency = cfg->latency,
+		.queue_depth = cfg->queue_depth,
 	};
 
 	return kshim_bdev_open(&bc);

@@ -24,6 +24,7 @@
 #include <linux/string.h>
 #include <kshim/host.h>
 #include <kshim/lock.h>
+#include <kshim/lock_observer.h>
 #include <kshim/sched.h>
 #include <kshim/runtime.h>
 #include "kshim_internal.h"
@@ -34,6 +35,9 @@ static bool lock_stat_on;
 static u32 stat_lock;			/* host-level: guards the class list */
 static struct kshim_lock_class *stat_classes;
 static struct kshim_lock_class *named_classes;	/* for static initialisers */
+
+void (*kshim_lock_observer)(const struct kshim_lock *l, bool release,
+			    bool contended, u64 ns);
 
 static void stat_lock_acquire(void)
 {
@@ -90,6 +94,7 @@ static void stat_acquired(struct kshim_lock *l, bool waited, u64 wait_start,
 			  bool exclusive)
 {
 	struct kshim_lock_class *c;
+	typeof(kshim_lock_observer) obs;
 	u64 now;
 
 	if (likely(!READ_ONCE(lock_stat_on)))
@@ -99,6 +104,9 @@ static void stat_acquired(struct kshim_lock *l, bool waited, u64 wait_start,
 		stat_register(c);
 	now = kshim_sched->clock_ns();
 	__atomic_add_fetch(&c->acquisitions, 1, __ATOMIC_RELAXED);
+	obs = READ_ONCE(kshim_lock_observer);
+	if (obs)
+		obs(l, false, waited, waited ? now - wait_start : 0);
 	if (waited) {
 		u64 w = now - wait_start, max;
 
@@ -117,6 +125,7 @@ static void stat_acquired(struct kshim_lock *l, bool waited, u64 wait_start,
 static void stat_released(struct kshim_lock *l)
 {
 	struct kshim_lock_class *c;
+	typeof(kshim_lock_observer) obs;
 	u64 h, max;
 
 	if (likely(!READ_ONCE(lock_stat_on)) || !l->acquired_at)
@@ -124,6 +133,9 @@ static void stat_released(struct kshim_lock *l)
 	c = lock_class(l);
 	h = kshim_sched->clock_ns() - l->acquired_at;
 	l->acquired_at = 0;
+	obs = READ_ONCE(kshim_lock_observer);
+	if (obs)
+		obs(l, true, false, h);
 	__atomic_add_fetch(&c->hold_total, h, __ATOMIC_RELAXED);
 	max = READ_ONCE(c->hold_max);
 	while (h > max && !__atomic_compare_exchange_n(&c->hold_max, &max, h,

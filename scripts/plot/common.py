@@ -8,6 +8,9 @@ The plot is chosen by the JSON's "scenario" field, or by --kind:
   log      log_concurrency.json      (log.py)
   conversion unwritten_conversion.json (conversion.py)
   reclaim  reclaim_stalls.json       (reclaim.py)
+  reclaim_writeback reclaim_writeback_wbfs.json, reclaim_writeback_xfs.json
+                                     (reclaim_writeback.py)
+  mapping_lock reclaim_mapping_lock.json (mapping_lock.py)
   wb       wb_starvation_*.json, wb_starvation_xfs_*.json (wb.py)
 
   ./kshim plot -o wb.png build/tests/wb_starvation_kupdate.json
@@ -30,6 +33,8 @@ KINDS = {
     'log_concurrency': 'log',
     'unwritten_conversion': 'conversion',
     'reclaim_stalls': 'reclaim',
+    'reclaim_writeback': 'reclaim_writeback',
+    'reclaim_mapping_lock': 'mapping_lock',
     'wb_starvation': 'wb',
     'wb_starvation_xfs': 'wb',
 }
@@ -72,7 +77,8 @@ def kind_of(runs):
 
 def draw(output, runs, kind=None):
     """Plot RUNS (JSON[:label] strings) into the PNG OUTPUT with the plot
-    KIND (log, conversion, reclaim, wb), by default the one of the files' scenario.
+    KIND (log, conversion, reclaim, reclaim_writeback, mapping_lock, wb),
+    by default the one of the files' scenario.
     Raises scripts.Error."""
     if not shutil.which('gnuplot'):
         raise scripts.Error('gnuplot is not installed (./kshim setup, or '

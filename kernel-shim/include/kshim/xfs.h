@@ -18,6 +18,8 @@ struct kshim_xfs_config {
 	const char *log_image;	/* the external log device; NULL: internal */
 	unsigned int sector_size; /* the devices' logical sector size; 0: 512 */
 	struct kshim_latency latency;	/* both devices' service times */
+	unsigned int queue_depth;	/* I/Os each device serves at once;
+					 * 0: kshim_bdev's default (64) */
 	bool read_only;		/* mount -o ro: nothing is written, no
 				 * inactivation (the fuzz targets) */
 };
