@@ -449,7 +449,8 @@ static void collect_where(void)
 		where_request = dt;
 		kshim_host_fiber_switch(me->fiber, dt->fiber);
 	}
-	if (me && me->state == DET_BLOCKED) {
+	/* The reporter: blocked, or the runnable task a livelock stopped. */
+	if (me && me->state != DET_EXITED) {
 		n = kshim_host_backtrace(buf, DET_WHERE_MAX + 2);
 		me->nwhere = n > 2 ? n - 2 : 0;
 		memcpy(me->where, buf + 2, me->nwhere * sizeof(void *));
@@ -625,7 +626,8 @@ static void print_task(struct det_task *dt)
 
 	pr_err("  %s (pid %d, cpu %d): %s", t->comm, t->pid,
 	       (int)t->thread_info.cpu,
-	       dt->state == DET_RUNNABLE ? "runnable" :
+	       dt->state == DET_RUNNABLE ? (dt->started ? "runnable" :
+					    "runnable, never ran yet") :
 	       dt->state == DET_EXITED ? "exited (not joined)" : "blocked");
 	if (dt->state == DET_BLOCKED) {
 		pr_cont(" on %s", dt->what ? dt->what : "?");
