@@ -727,6 +727,32 @@ static void test_bad_fault_is_refused(void)
 
 /* ---- latency, queue depth, statistics --------------------------------------------- */
 
+/* A new image opened with CFG, and N pages written to its start (tag
+ * TAG) by bios all submitted before the first is waited for. */
+static struct kshim_bdev *open_and_write_at_once(struct kshim_bdev_config *cfg,
+						int n, u32 tag)
+{
+	struct async_write aw[32];
+	struct bio *bios[32];
+	struct kshim_bdev *kb;
+	int i;
+
+	KSHIM_ASSERT_FATAL(n <= ARRAY_SIZE(aw));
+	KSHIM_ASSERT_EQ_FATAL(kshim_host_image_create(img, sizeof(img),
+						      IMG_SIZE, 1), 0);
+	kb = kshim_bdev_open(cfg);
+	KSHIM_ASSERT_FATAL(!IS_ERR(kb));
+	for (i = 0; i < n; i++)
+		bios[i] = submit_async(kshim_bdev_bdev(kb), i * 4096, tag,
+				       &aw[i]);
+	for (i = 0; i < n; i++) {
+		wait_for_completion(&aw[i].done);
+		KSHIM_ASSERT_EQ(aw[i].status, BLK_STS_OK);
+		free_async(bios[i]);
+	}
+	return kb;
+}
+
 static void test_latency_and_queue_depth(void)
 {
 	struct kshim_bdev_config cfg = {
@@ -735,23 +761,9 @@ static void test_latency_and_queue_depth(void)
 		/* Ignored: a latency model keeps the device queued. */
 		.complete_inline = inline_mode,
 	};
-	struct async_write aw[32];
-	struct bio *bios[32];
 	struct kshim_bdev_stats st;
-	struct kshim_bdev *kb;
-	int i;
+	struct kshim_bdev *kb = open_and_write_at_once(&cfg, 32, 3);
 
-	KSHIM_ASSERT_EQ_FATAL(kshim_host_image_create(img, sizeof(img),
-						      IMG_SIZE, 1), 0);
-	kb = kshim_bdev_open(&cfg);
-	KSHIM_ASSERT_FATAL(!IS_ERR(kb));
-	for (i = 0; i < 32; i++)
-		bios[i] = submit_async(kshim_bdev_bdev(kb), i * 4096, 3, &aw[i]);
-	for (i = 0; i < 32; i++) {
-		wait_for_completion(&aw[i].done);
-		KSHIM_ASSERT_EQ(aw[i].status, BLK_STS_OK);
-		free_async(bios[i]);
-	}
 	kshim_bdev_get_stats(kb, &st);
 	KSHIM_ASSERT_EQ(st.ios[KSHIM_OP_WRITE], 32);
 	KSHIM_ASSERT_EQ(st.bytes[KSHIM_OP_WRITE], 32 * 4096);
@@ -781,23 +793,9 @@ static void test_kshim_device_replaces_the_tests_device(void)
 {
 	struct kshim_bdev_config cfg = { .path = img, .queue_depth = 64 };
 	const char *env = kshim_host_getenv("KSHIM_DEVICE");
-	struct async_write aw[8];
-	struct bio *bios[8];
 	struct kshim_bdev_stats st;
-	struct kshim_bdev *kb;
-	int i;
+	struct kshim_bdev *kb = open_and_write_at_once(&cfg, 8, 5);
 
-	KSHIM_ASSERT_EQ_FATAL(kshim_host_image_create(img, sizeof(img),
-						      IMG_SIZE, 1), 0);
-	kb = kshim_bdev_open(&cfg);
-	KSHIM_ASSERT_FATAL(!IS_ERR(kb));
-	for (i = 0; i < 8; i++)
-		bios[i] = submit_async(kshim_bdev_bdev(kb), i * 4096, 5, &aw[i]);
-	for (i = 0; i < 8; i++) {
-		wait_for_completion(&aw[i].done);
-		KSHIM_ASSERT_EQ(aw[i].status, BLK_STS_OK);
-		free_async(bios[i]);
-	}
 	kshim_bdev_get_stats(kb, &st);
 	if (env && !strcmp(env, "base=20ms,qd=1")) {
 		KSHIM_ASSERT(st.lat_p50_ns >= 20 * NSEC_PER_MSEC);
