@@ -201,13 +201,21 @@ void init_timer_key(struct timer_list *timer,
 	timer->expires = 0;
 }
 
-/* Called with timer_lock held. Returns 1 if the timer was pending. */
+/*
+ * Called with timer_lock held. Returns 1 if the timer was pending.
+ * timer_pending() reads entry.pprev locklessly (hlist_unhashed_lockless(),
+ * READ_ONCE()), so it goes from linked to NULL in one marked store, as
+ * kernel/time/timer.c's detach_timer() does (__hlist_del(), then pprev =
+ * NULL): hlist_del() would first poison it with LIST_POISON2, which a
+ * concurrent timer_pending() read as still pending.
+ */
 static int detach_timer(struct timer_list *timer)
 {
 	if (!timer_pending(timer))
 		return 0;
-	hlist_del(&timer->entry);
-	timer->entry.pprev = NULL;
+	__hlist_del(&timer->entry);
+	timer->entry.next = LIST_POISON2;
+	WRITE_ONCE(timer->entry.pprev, NULL);
 	return 1;
 }
 

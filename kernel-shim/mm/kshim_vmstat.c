@@ -3,7 +3,8 @@
  * The VM statistics that the real mm/ files count (mm/vmstat.c, which
  * keeps them, is not compiled): the event counters (PGSCAN_*,
  * PGSTEAL_*...: count_vm_event()), per CPU and summed when read as the
- * kernel does, and the zone and node page-state counters (NR_FILE_DIRTY,
+ * kernel does (the per-CPU adds are atomic: asm/percpu.h; the sums
+ * here load each CPU's count atomically), and the zone and node page-state counters (NR_FILE_DIRTY,
  * NR_WRITEBACK...: mod_node_page_state()). Listed in docs/FAKES.md.
  */
 #include <linux/kernel.h>
@@ -21,7 +22,9 @@ void all_vm_events(unsigned long *ret)
 	memset(ret, 0, NR_VM_EVENT_ITEMS * sizeof(unsigned long));
 	for_each_possible_cpu(cpu)
 		for (i = 0; i < NR_VM_EVENT_ITEMS; i++)
-			ret[i] += per_cpu(vm_event_states, cpu).event[i];
+			ret[i] += __atomic_load_n(
+				&per_cpu(vm_event_states, cpu).event[i],
+				__ATOMIC_RELAXED);
 }
 
 unsigned long kshim_vm_event_sum(int item)
@@ -30,7 +33,8 @@ unsigned long kshim_vm_event_sum(int item)
 	int cpu;
 
 	for_each_possible_cpu(cpu)
-		sum += READ_ONCE(per_cpu(vm_event_states, cpu).event[item]);
+		sum += __atomic_load_n(&per_cpu(vm_event_states, cpu).event[item],
+				       __ATOMIC_RELAXED);
 	return sum;
 }
 
