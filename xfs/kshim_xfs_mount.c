@@ -167,6 +167,9 @@ int kshim_xfs_mount(const struct kshim_xfs_config *cfg, struct kshim_xfs **out)
 		x->data = NULL;
 		goto fail;
 	}
+	if (cfg->observer)
+		kshim_bdev_set_observer(x->data, cfg->observer,
+					cfg->observer_priv);
 	x->log = x->data;
 	if (cfg->log_image) {
 		x->log = open_device(cfg, cfg->log_image, LOG_NAME);

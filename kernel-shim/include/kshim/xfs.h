@@ -20,6 +20,12 @@ struct kshim_xfs_config {
 	struct kshim_latency latency;	/* both devices' service times */
 	bool read_only;		/* mount -o ro: nothing is written, no
 				 * inactivation (the fuzz targets) */
+	/* A bio observer (kshim/bdev.h) set on the data device as soon as
+	 * it is open, before the mount reads or writes anything: what the
+	 * log-recovery fuzz target uses to learn which sectors a run wrote.
+	 * NULL: none. */
+	kshim_bio_observer_fn observer;
+	void *observer_priv;
 };
 
 /*
