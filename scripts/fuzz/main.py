@@ -42,11 +42,19 @@ EXTRA_OPTIONS = []
 ARTIFACT_RE = re.compile(r'^(crash|leak|timeout|oom|slow-unit)-[0-9a-f]+$')
 
 
+def exe_name(target):
+	"""The binary of TARGET: fuzz_NAME, a dash in NAME an underscore
+	(fuzz/meson.build's underscorify())."""
+	return 'fuzz_' + re.sub(r'[^A-Za-z0-9_]', '_', target)
+
+
 def targets():
-	"""Target name -> its folder: every fuzz/NAME/ with fuzz_NAME.c."""
+	"""Target name -> its folder: every fuzz/NAME/ with fuzz_NAME.c
+	(log-recovery/fuzz_log_recovery.c)."""
 	out = {}
 	for d in sorted(os.listdir(FUZZ_DIR)):
-		if os.path.isfile(os.path.join(FUZZ_DIR, d, 'fuzz_%s.c' % d)):
+		if os.path.isfile(os.path.join(FUZZ_DIR, d,
+					       exe_name(d) + '.c')):
 			out[d] = os.path.join(FUZZ_DIR, d)
 	return out
 
@@ -78,13 +86,14 @@ def build(bd, target):
 		if run(cmd, env) != 0:
 			raise Error('meson setup of %s failed (see above)' % bd, 1)
 	if run(['meson', 'compile', '-C', bd, '-j', '2',
-		'fuzz/fuzz_' + target]) != 0:
-		raise Error('building fuzz_%s failed (see above)' % target, 1)
-	return os.path.join(bd, 'fuzz', 'fuzz_' + target)
+		'fuzz/' + exe_name(target)]) != 0:
+		raise Error('building %s failed (see above)' % exe_name(target),
+			    1)
+	return os.path.join(bd, 'fuzz', exe_name(target))
 
 
 def replay_cmd(target, path):
-	exe = os.path.join('build', 'fuzz', 'fuzz_%s_replay' % target)
+	exe = os.path.join('build', 'fuzz', exe_name(target) + '_replay')
 	return '%s %s' % (exe, os.path.relpath(path, os.getcwd())
 			  if not os.path.isabs(path) else path)
 
@@ -213,7 +222,7 @@ def fuzz(a, target, folder):
 def replay(target, path):
 	if not os.access(path, os.R_OK) or not os.path.isfile(path):
 		raise Error('--replay %s: not a readable file' % path)
-	exe = os.path.join(REPO, 'build', 'fuzz', 'fuzz_%s_replay' % target)
+	exe = os.path.join(REPO, 'build', 'fuzz', exe_name(target) + '_replay')
 	if not os.access(exe, os.X_OK):
 		raise Error('%s is not built (./kshim build)' %
 			    os.path.relpath(exe), 1)
@@ -252,7 +261,7 @@ def main(argv):
 		for name, folder in ts.items():
 			with open(os.path.join(folder, 'README.md')) as f:
 				first = f.readline().lstrip('# ').strip()
-			print('%-12s %s' % (name, first))
+			print('%-14s %s' % (name, first))
 		return 0
 	if a.check_cases:
 		from scripts.fuzz import cases
