@@ -339,6 +339,126 @@ static void fix_metadata_crcs(void)
 	}
 }
 
+/* ---- known findings -------------------------------------------------------- */
+
+/*
+ * A known finding is fenced off, so that fuzzing goes on to new ones:
+ * its input is kept in findings/ and replayed with the fence down
+ * (KSHIM_FUZZ_UNFENCE=NAME) as an expected failure (fuzz/meson.build).
+ */
+static bool fenced(const char *finding)
+{
+	const char *s = kshim_host_getenv("KSHIM_FUZZ_UNFENCE");
+
+	return !s || strcmp(s, finding);
+}
+
+/*
+ * Finding recovery-assert-on-corrupt-log (fuzz/log-recovery/README.md):
+ * xfs_log_recover.c refuses a transaction it cannot parse with an alert,
+ * ASSERT(0) and -EFSCORRUPTED: an XFS_DEBUG kernel WARNs (or BUGs, with
+ * bug_on_assert) on a log whose records pass their CRC but whose
+ * contents are corrupt. The ASSERTs are fenced by the alert before them.
+ */
+static const char *const recovery_corruption_alerts[] = {
+	"bad header magic number",
+	"bad header length",
+	"in inode log format",		/* bad number of regions (%d) */
+	"overflowed size",		/* log item region count */
+	"xlog_recovery_process_trans: bad flag",
+	"xlog_recover_process_ophdr: bad clientid",
+	"unrecognized type of log operation",
+	"Log inconsistent (didn't find previous header)",
+};
+
+/*
+ * The findings a WARN or an ASSERT shows (fuzz/log-recovery/README.md),
+ * fenced by the kernel's last lines before it (kshim_printk.c counts
+ * such a WARN apart): nothing changes in what the kernel does, the
+ * target only does not call it a crash.
+ */
+static void fence_findings(void)
+{
+	unsigned int i;
+
+	if (fenced("recovery-assert-on-corrupt-log"))
+		for (i = 0; i < ARRAY_SIZE(recovery_corruption_alerts); i++)
+			kshim_test_known_warn_after(
+				recovery_corruption_alerts[i],
+				"Assertion failed: 0, file: ");
+	/* WARN_ON(1) after "bad length": any kernel, not only XFS_DEBUG. */
+	if (fenced("recovery-ophdr-bad-length"))
+		kshim_test_known_warn("xlog_recover_process_ophdr: bad length");
+	/* A log item's block number past the device: xfs_buf_map_verify()
+	 * alerts, then WARN_ON(1). */
+	if (fenced("recovery-item-daddr-out-of-range"))
+		kshim_test_known_warn("out of range, EOFS");
+	/* xlog_recover_inode_commit_pass2()'s ASSERTs on the item's
+	 * region count and fork sizes. */
+	if (fenced("recovery-inode-item-asserts"))
+		kshim_test_known_warn("xfs_inode_item_recover.c, line: ");
+	/* A logged buffer at a cached block number with another length:
+	 * _xfs_buf_obj_cmp()'s ASSERT. */
+	if (fenced("recovery-buf-length-mismatch"))
+		kshim_test_known_warn("Assertion failed: bp->b_flags & XBF_STALE");
+}
+
+/*
+ * Inode log items (struct xfs_inode_log_format, XFS_LI_INODE) in the log
+ * sectors the input gives, found by a scan of each 4-byte aligned place
+ * (regions are 32-bit aligned in a record; an item cut by a sector's
+ * cycle number stamp or split over op headers is not seen):
+ *  - finding inode-item-boffset (README.md): ilf_boffset is not checked
+ *    against the buffer xlog_recover_inode_commit_pass2() reads
+ *    (ilf_blkno, ilf_len): the dinode it reads, and then writes the
+ *    logged inode into, lies past the buffer's end. Fenced by skipping
+ *    such an input (nothing in the kernel reports it to fence on).
+ *  - an ilf_len past 64 sectors (an inode cluster is at most 32): the
+ *    kernel allocates a buffer that long, which kshim's memory cannot map
+ *    past 128 MiB (vm_map_ram() maps consecutive pages only, and the
+ *    region is 256 MiB): a kshim limit, skipped too.
+ * True when the input is to be skipped.
+ */
+static bool inode_item_fenced(void)
+{
+	unsigned int i, off;
+	u64 s;
+
+	for (i = 0; i < lr.nin; i++) {
+		for (s = lr.in[i].sector;
+		     s < lr.in[i].sector + lr.in[i].count; s++) {
+			const u8 *p = lr.im.map + (s << SECTOR_SHIFT);
+
+			if (!in_log(s))
+				continue;
+			for (off = 0; off + 56 <= SECTOR_SIZE; off += 4) {
+				const struct xfs_inode_log_format *f =
+					(const void *)(p + off);
+				s32 len, boff;
+
+				if (get_unaligned_le16(&f->ilf_type) !=
+				    XFS_LI_INODE)
+					continue;
+				len = get_unaligned_le32(&f->ilf_len);
+				boff = get_unaligned_le32(&f->ilf_boffset);
+				if (len > 64)
+					return true;
+				if (len > 0 && (boff < 0 ||
+				    boff + lr.inodesize > BBTOB(len))) {
+					if (!fenced("inode-item-boffset")) {
+						kshim_info("fuzz_log_recovery: "
+							   "inode item ilf_boffset %d past its %d-byte buffer (finding inode-item-boffset, unfenced)\n",
+							   boff, BBTOB(len));
+						return false;
+					}
+					return true;
+				}
+			}
+		}
+	}
+	return false;
+}
+
 /* ---- one input ------------------------------------------------------------ */
 
 static void mount_unmount(int *result)
@@ -358,13 +478,16 @@ static void lr_one(const u8 *data, size_t size)
 		fix_log_crcs();
 		fix_metadata_crcs();
 	}
+	lr.last_mount = lr.last_remount = -EAGAIN;
+	if (inode_item_fenced())
+		goto out;
 	/* Recovery, then a mount of what recovery and the unmount left. */
 	mount_unmount(&lr.last_mount);
-	lr.last_remount = -EAGAIN;
 	if (!lr.last_mount)
 		mount_unmount(&lr.last_remount);
 	/* Buffers and inodes are freed by RCU callbacks. */
 	rcu_barrier();
+out:
 	lr_restore();
 }
 
@@ -769,6 +892,10 @@ int kshim_fuzz_init(const char *workdir)
 	 * the unlinked lists: counted apart, not a crash of this target.
 	 */
 	kshim_test_known_warn("Assertion failed: new_size <= XFS_ISIZE(ip)");
+	fence_findings();
+	/* Finding recovery-ophdr-bad-length (README.md): WARN_ON(1) after the alert. */
+	if (fenced("recovery-ophdr-bad-length"))
+		kshim_test_known_warn("xlog_recover_process_ophdr: bad length");
 
 	rcu_barrier();
 	lr.baseline = kshim_alloc_outstanding();

@@ -151,6 +151,23 @@ def handle_crash(exe, target, path):
 	return text
 
 
+def options(folder):
+	"""libFuzzer flags from the target's NAME.options, OSS-Fuzz's
+	file: 'key = value' lines of its [libfuzzer] section."""
+	out = []
+	for path in glob.glob(os.path.join(folder, '*.options')):
+		section = None
+		with open(path) as f:
+			for line in f:
+				line = line.split('#')[0].strip()
+				if line.startswith('['):
+					section = line.strip('[]').strip()
+				elif '=' in line and section == 'libfuzzer':
+					k, v = (x.strip() for x in line.split('=', 1))
+					out.append('-%s=%s' % (k, v))
+	return out
+
+
 def fuzz(a, target, folder):
 	"""Fuzz; 0 when nothing crashed, 1 when something did. The crash
 	reports are also in a.reports."""
@@ -174,6 +191,7 @@ def fuzz(a, target, folder):
 		cmd.append('-runs=%d' % a.runs)
 	for d in glob.glob(os.path.join(folder, '*.dict')):
 		cmd.append('-dict=' + d)
+	cmd += options(folder)
 	if a.jobs > 1:
 		# Fork mode: N processes, the run goes on after a crash.
 		cmd += ['-fork=%d' % a.jobs, '-ignore_crashes=1']
