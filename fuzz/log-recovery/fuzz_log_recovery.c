@@ -401,6 +401,18 @@ static void fence_findings(void)
 	 * _xfs_buf_obj_cmp()'s ASSERT. */
 	if (fenced("recovery-buf-length-mismatch"))
 		kshim_test_known_warn("Assertion failed: bp->b_flags & XBF_STALE");
+	/* xfs_buf_item_recover.c's ASSERTs on a buffer item's regions and
+	 * on a logged block whose magic is not its type's. */
+	if (fenced("recovery-buf-item-asserts"))
+		kshim_test_known_warn("xfs_buf_item_recover.c, line: ");
+	/* A buffer item shorter than a sector: xfs_buf_get_map()'s
+	 * ASSERT. */
+	if (fenced("recovery-buf-below-sector"))
+		kshim_test_known_warn("Assertion failed: !(BBTOB(map->bm_len) < btp->bt_meta_sectorsize)");
+	/* An unlinked inode whose di_nblocks its forks do not map:
+	 * xfs_ifree()'s ASSERT when inodegc frees it. */
+	if (fenced("ifree-nblocks"))
+		kshim_test_known_warn("Assertion failed: ip->i_nblocks == 0");
 }
 
 /*

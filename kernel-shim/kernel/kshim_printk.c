@@ -515,7 +515,7 @@ void panic(const char *fmt, ...)
  * message contains one of these is the kernel bug a finding test keeps,
  * counted apart so that a wider test can still run that path.
  */
-#define MAX_KNOWN_WARNS	16
+#define MAX_KNOWN_WARNS	32
 static struct {
 	const char *text;	/* in the last line before the WARN */
 	const char *prev;	/* in the line before that; NULL: any */
