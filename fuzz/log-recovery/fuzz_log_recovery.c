@@ -416,57 +416,141 @@ static void fence_findings(void)
 }
 
 /*
- * Inode log items (struct xfs_inode_log_format, XFS_LI_INODE) in the log
- * sectors the input gives, found by a scan of each 4-byte aligned place
- * (regions are 32-bit aligned in a record; an item cut by a sector's
- * cycle number stamp or split over op headers is not seen):
- *  - finding inode-item-boffset (README.md): ilf_boffset is not checked
- *    against the buffer xlog_recover_inode_commit_pass2() reads
- *    (ilf_blkno, ilf_len): the dinode it reads, and then writes the
- *    logged inode into, lies past the buffer's end. Fenced by skipping
- *    such an input (nothing in the kernel reports it to fence on).
+ * Log items in the log sectors the input gives, found by a scan of each
+ * 4-byte aligned place of each segment (regions are 32-bit aligned in a
+ * record; an item across a sector's start, whose first word there is
+ * replaced by the cycle number, or split over op headers, is not seen), for the findings nothing in the kernel reports
+ * before it crashes (fuzz/log-recovery/README.md). Fenced by skipping
+ * the input; with the fence down, what was seen is printed.
+ *
+ * Inode log formats (XFS_LI_INODE):
+ *  - inode-item-boffset: ilf_boffset is not checked against the buffer
+ *    xlog_recover_inode_commit_pass2() reads (ilf_blkno, ilf_len);
  *  - an ilf_len past 64 sectors (an inode cluster is at most 32): the
  *    kernel allocates a buffer that long, which kshim's memory cannot map
- *    past 128 MiB (vm_map_ram() maps consecutive pages only, and the
- *    region is 256 MiB): a kshim limit, skipped too.
- * True when the input is to be skipped.
+ *    past 128 MiB (vm_map_ram() maps consecutive pages only, in a 256 MiB
+ *    region): a kshim limit, skipped too.
+ * Buffer log formats (XFS_LI_BUF):
+ *  - buf-item-too-long: a buffer longer than a buf log item's dirty
+ *    bitmap covers: xfs_buf_item_init() refuses it and
+ *    xlog_recover_validate_buf_type() goes on to use the item it did not
+ *    make (a NULL dereference);
+ *  - buf-item-regions-overrun: more runs of set bits in the dirty
+ *    bitmap than the item has regions: xlog_recover_do_reg_buffer()
+ *    reads item->ri_buf[] past its end and copies from what it finds.
  */
-static bool inode_item_fenced(void)
+static const char *lr_item_finding(const u8 *p, size_t n, char *why,
+				   size_t whylen)
 {
-	unsigned int i, off;
-	u64 s;
+	size_t off;
 
-	for (i = 0; i < lr.nin; i++) {
-		for (s = lr.in[i].sector;
-		     s < lr.in[i].sector + lr.in[i].count; s++) {
-			const u8 *p = lr.im.map + (s << SECTOR_SHIFT);
+	for (off = 0; off + 4 <= n; off += 4) {
+		u16 type = get_unaligned_le16(p + off);
+		/* What lies across a sector's start has its first word
+		 * replaced by the cycle number there: not read. */
+		size_t room = SECTOR_SIZE - off % SECTOR_SIZE;
 
-			if (!in_log(s))
-				continue;
-			for (off = 0; off + 56 <= SECTOR_SIZE; off += 4) {
-				const struct xfs_inode_log_format *f =
-					(const void *)(p + off);
-				s32 len, boff;
+		/* Nor a record header's sector (its cycle data). */
+		if (get_unaligned_be32(p + round_down(off, SECTOR_SIZE)) ==
+		    XLOG_HEADER_MAGIC_NUM) {
+			off = round_down(off, SECTOR_SIZE) + SECTOR_SIZE - 4;
+			continue;
+		}
 
-				if (get_unaligned_le16(&f->ilf_type) !=
-				    XFS_LI_INODE)
-					continue;
-				len = get_unaligned_le32(&f->ilf_len);
-				boff = get_unaligned_le32(&f->ilf_boffset);
-				if (len > 64)
-					return true;
-				if (len > 0 && (boff < 0 ||
-				    boff + lr.inodesize > BBTOB(len))) {
-					if (!fenced("inode-item-boffset")) {
-						kshim_info("fuzz_log_recovery: "
-							   "inode item ilf_boffset %d past its %d-byte buffer (finding inode-item-boffset, unfenced)\n",
-							   boff, BBTOB(len));
-						return false;
-					}
-					return true;
-				}
+		if (type == XFS_LI_INODE &&
+		    room < sizeof(struct xfs_inode_log_format))
+			continue;
+		if (type == XFS_LI_BUF &&
+		    room < sizeof(struct xfs_buf_log_format))
+			continue;
+
+		if (type == XFS_LI_INODE &&
+		    off + sizeof(struct xfs_inode_log_format) <= n) {
+			const struct xfs_inode_log_format *f =
+				(const void *)(p + off);
+			s32 len = get_unaligned_le32(&f->ilf_len);
+			s32 boff = get_unaligned_le32(&f->ilf_boffset);
+
+			if (len > 64) {
+				snprintf(why, whylen, "ilf_len %d", len);
+				return "kshim-buffer-too-long";
+			}
+			if (len > 0 &&
+			    (boff < 0 || boff + lr.inodesize > BBTOB(len))) {
+				snprintf(why, whylen, "ilf_boffset %d past its "
+					 "%d-byte buffer", boff, BBTOB(len));
+				return "inode-item-boffset";
 			}
 		}
+		if (type == XFS_LI_BUF &&
+		    off + sizeof(struct xfs_buf_log_format) <= n) {
+			const struct xfs_buf_log_format *f =
+				(const void *)(p + off);
+			unsigned int len = get_unaligned_le16(&f->blf_len);
+			unsigned int size = get_unaligned_le16(&f->blf_size);
+			unsigned int words =
+				get_unaligned_le32(&f->blf_map_size);
+			unsigned int chunks = DIV_ROUND_UP(BBTOB(len),
+							   XFS_BLF_CHUNK);
+			unsigned int w, b, runs = 0;
+			bool prev = false;
+
+			/* Not judged here (what recovery makes of such a
+			 * map size is for the fuzzer to see). */
+			if (words > XFS_BLF_DATAMAP_SIZE)
+				continue;
+			if (DIV_ROUND_UP(chunks, NBWORD) > XFS_BLF_DATAMAP_SIZE) {
+				snprintf(why, whylen, "blf_len %u", len);
+				return "buf-item-too-long";
+			}
+			for (w = 0; w < words; w++) {
+				u32 word = get_unaligned_le32(&f->blf_data_map[w]);
+
+				for (b = 0; b < NBWORD; b++) {
+					bool set = word & (1u << b);
+
+					runs += set && !prev;
+					prev = set;
+				}
+			}
+			/* xlog_recover_do_reg_buffer()'s buffers only: not a
+			 * cancelled (stale) buffer, an inode or a dquot one. */
+			if (get_unaligned_le16(&f->blf_flags) &
+			    (XFS_BLF_CANCEL | XFS_BLF_INODE_BUF |
+			     XFS_BLF_UDQUOT_BUF | XFS_BLF_PDQUOT_BUF |
+			     XFS_BLF_GDQUOT_BUF))
+				continue;
+			if (size && runs > size - 1) {
+				snprintf(why, whylen, "%u runs of dirty chunks, "
+					 "%u regions", runs, size - 1);
+				return "buf-item-regions-overrun";
+			}
+		}
+	}
+	return NULL;
+}
+
+/* True when the input is to be skipped. */
+static bool items_fenced(void)
+{
+	char why[96];
+	unsigned int i;
+
+	for (i = 0; i < lr.nin; i++) {
+		const char *finding;
+
+		if (!in_log(lr.in[i].sector))
+			continue;
+		finding = lr_item_finding(lr.im.map +
+					  (lr.in[i].sector << SECTOR_SHIFT),
+					  lr.in[i].count << SECTOR_SHIFT, why,
+					  sizeof(why));
+		if (!finding)
+			continue;
+		if (fenced(finding))
+			return true;
+		kshim_info("fuzz_log_recovery: a log item with %s (finding "
+			   "%s, unfenced)\n", why, finding);
 	}
 	return false;
 }
@@ -491,7 +575,7 @@ static void lr_one(const u8 *data, size_t size)
 		fix_metadata_crcs();
 	}
 	lr.last_mount = lr.last_remount = -EAGAIN;
-	if (inode_item_fenced())
+	if (items_fenced())
 		goto out;
 	/* Recovery, then a mount of what recovery and the unmount left. */
 	mount_unmount(&lr.last_mount);
@@ -709,6 +793,9 @@ static struct kshim_xfs *seed_mount(void)
 {
 	struct kshim_xfs *x;
 
+	/* Each workload schedules as from a seed of its own, whatever the
+	 * seeds before it did. */
+	kshim_det_reseed(1000 + seq_no);
 	memcpy(lr.im.map, lr.im.golden, lr.im.size);
 	must(kshim_xfs_mount(&lr.cfg, &x), "mount for a seed");
 	return x;
