@@ -437,7 +437,9 @@ static void fence_findings(void)
  *    make (a NULL dereference);
  *  - buf-item-regions-overrun: more runs of set bits in the dirty
  *    bitmap than the item has regions: xlog_recover_do_reg_buffer()
- *    reads item->ri_buf[] past its end and copies from what it finds.
+ *    reads item->ri_buf[] past its end and copies from what it finds;
+ *  - buf-format-map-size (UBSan only): a blf_map_size past the bitmap
+ *    array: xfs_buf_log_check_iovec() indexes past it to find its end.
  */
 static const char *lr_item_finding(const u8 *p, size_t n, char *why,
 				   size_t whylen)
@@ -495,10 +497,13 @@ static const char *lr_item_finding(const u8 *p, size_t n, char *why,
 			unsigned int w, b, runs = 0;
 			bool prev = false;
 
-			/* Not judged here (what recovery makes of such a
-			 * map size is for the fuzzer to see). */
-			if (words > XFS_BLF_DATAMAP_SIZE)
-				continue;
+			/* Finding buf-format-map-size (UBSan): pass 1's
+			 * xfs_buf_log_check_iovec() takes the address of
+			 * blf_data_map[blf_map_size], past the array. */
+			if (words > XFS_BLF_DATAMAP_SIZE) {
+				snprintf(why, whylen, "blf_map_size %u", words);
+				return "buf-format-map-size";
+			}
 			if (DIV_ROUND_UP(chunks, NBWORD) > XFS_BLF_DATAMAP_SIZE) {
 				snprintf(why, whylen, "blf_len %u", len);
 				return "buf-item-too-long";
