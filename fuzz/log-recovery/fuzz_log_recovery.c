@@ -983,6 +983,15 @@ int kshim_fuzz_init(const char *workdir)
 		return -ENOMEM;
 	lr.cfg.observer = lr_observe;
 	/*
+	 * Finding recovery-sb-uuid-change (README.md): a replayed superblock
+	 * with another UUID becomes the mount's, and a failing mount then
+	 * leaves the first one in XFS's table of mounted UUIDs (after
+	 * xfs_uuid_unmount()'s ASSERT): every later mount of the image would
+	 * be refused as a duplicate. Fenced by mounting with nouuid, which
+	 * keeps the table out of it.
+	 */
+	lr.cfg.nouuid = fenced("recovery-sb-uuid-change");
+	/*
 	 * Corruption reports are what most inputs make: the alert line
 	 * each, without the hex dump and the stack trace (symbolised by
 	 * addr2line: most of a run's time). A crash still has its trace.

@@ -26,6 +26,8 @@ struct kshim_xfs_config {
 	 * NULL: none. */
 	kshim_bio_observer_fn observer;
 	void *observer_priv;
+	bool nouuid;		/* mount -o nouuid: the filesystem's UUID is
+				 * not entered in the table of mounted ones */
 };
 
 /*
