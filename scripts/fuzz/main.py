@@ -105,12 +105,12 @@ def fuzz_env():
 	return env
 
 
-def report(exe, path):
+def report(exe, path, opts=()):
 	"""The kernel's report for input PATH: the target's output, from
 	its first kernel line of interest on."""
 	# libFuzzer writes a crashing input it runs as an artifact: to /tmp.
 	r = subprocess.run([exe, '-artifact_prefix=/tmp/kshim-fuzz-report-',
-			    path], cwd=REPO, stdout=subprocess.PIPE,
+			    path] + list(opts), cwd=REPO, stdout=subprocess.PIPE,
 			   stderr=subprocess.STDOUT, text=True,
 			   errors='replace', env=fuzz_env())
 	lines = [l for l in r.stdout.splitlines()
@@ -132,7 +132,10 @@ def handle_crash(exe, target, path):
 	print('kshim fuzz: crash: %s' % os.path.relpath(path))
 	# The minimiser's runs write crashing inputs as artifacts: beside
 	# the crash, not in the repository.
-	subprocess.run([exe, '-minimize_crash=1', '-max_total_time=30',
+	# The target's options (its timeout): a hang's input runs into it
+	# each time, or the minimiser would wait on it for ever.
+	opts = options(os.path.join(FUZZ_DIR, target))
+	subprocess.run([exe, '-minimize_crash=1', '-max_total_time=30'] + opts + [
 			'-artifact_prefix=' + path + '.minimising-',
 			'-exact_artifact_path=' + minimised, path], cwd=REPO,
 		       env=fuzz_env(),
@@ -146,7 +149,7 @@ def handle_crash(exe, target, path):
 	print('kshim fuzz: replay (no clang): %s' % replay_cmd(target,
 							       minimised))
 	print('kshim fuzz: the kernel\'s report:')
-	text = report(exe, minimised)
+	text = report(exe, minimised, opts)
 	print(text)
 	return text
 
