@@ -107,7 +107,18 @@ static void close_devices(struct kshim_xfs *x)
 
 /* fs_context_for_mount(), vfs_parse_fs_string(), vfs_get_tree(),
  * put_fs_context(): the superblock, s_umount released, or -errno. */
-static int get_tree(struct kshim_xfs *x, bool read_only)
+/* A flag mount option, as vfs_parse_fs_string() hands one over. */
+static int parse_flag(struct fs_context *fc, const char *key)
+{
+	struct fs_parameter param = {
+		.key	= key,
+		.type	= fs_value_is_flag,
+	};
+
+	return fc->ops->parse_param(fc, &param);
+}
+
+static int get_tree(struct kshim_xfs *x, bool read_only, bool nouuid)
 {
 	struct file_system_type *type = get_fs_type("xfs");
 	struct fs_context *fc;
@@ -138,6 +149,8 @@ static int get_tree(struct kshim_xfs *x, bool read_only)
 		error = fc->ops->parse_param(fc, &param);
 		kfree(param.string);
 	}
+	if (!error && nouuid)
+		error = parse_flag(fc, "nouuid");
 	if (!error)
 		error = vfs_get_tree(fc);
 	if (!error) {
@@ -168,6 +181,9 @@ int kshim_xfs_mount(const struct kshim_xfs_config *cfg, struct kshim_xfs **out)
 		x->data = NULL;
 		goto fail;
 	}
+	if (cfg->observer)
+		kshim_bdev_set_observer(x->data, cfg->observer,
+					cfg->observer_priv);
 	x->log = x->data;
 	if (cfg->log_image) {
 		x->log = open_device(cfg, cfg->log_image, LOG_NAME);
@@ -177,7 +193,7 @@ int kshim_xfs_mount(const struct kshim_xfs_config *cfg, struct kshim_xfs **out)
 			goto fail;
 		}
 	}
-	error = get_tree(x, cfg->read_only);
+	error = get_tree(x, cfg->read_only, cfg->nouuid);
 	if (error)
 		goto fail;
 	*out = x;

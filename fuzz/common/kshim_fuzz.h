@@ -17,4 +17,25 @@
 int kshim_fuzz_init(const char *workdir);
 int kshim_fuzz_exit(void);
 
+/*
+ * kshim_fuzz_host.c: a seed input NAME from the target's set-up, written
+ * into the directory KSHIM_FUZZ_SEEDS_OUT names (a make_seeds.py sets
+ * it), nothing otherwise. 0 or -1.
+ */
+int kshim_fuzz_write_seed(const char *name, const void *buf,
+			  unsigned long len);
+
+/*
+ * kshim_fuzz_image.c: an image file mapped shared (MAP), and a private
+ * copy of its bytes as they were when mapped (GOLDEN), SIZE bytes each.
+ * 0 or -1 (printed).
+ */
+struct kshim_fuzz_image {
+	unsigned char *map;
+	unsigned char *golden;
+	unsigned long long size;
+};
+int kshim_fuzz_image_map(const char *path, struct kshim_fuzz_image *im);
+void kshim_fuzz_image_unmap(struct kshim_fuzz_image *im);
+
 #endif

@@ -515,23 +515,35 @@ void panic(const char *fmt, ...)
  * message contains one of these is the kernel bug a finding test keeps,
  * counted apart so that a wider test can still run that path.
  */
-#define MAX_KNOWN_WARNS	4
-static const char *known_warns[MAX_KNOWN_WARNS];
+#define MAX_KNOWN_WARNS	32
+static struct {
+	const char *text;	/* in the last line before the WARN */
+	const char *prev;	/* in the line before that; NULL: any */
+} known_warns[MAX_KNOWN_WARNS];
 static atomic_long_t known_warn_count;
 
-void kshim_test_known_warn(const char *text)
+void kshim_test_known_warn_after(const char *prev, const char *text)
 {
 	int i;
 
 	for (i = 0; i < MAX_KNOWN_WARNS; i++) {
-		if (known_warns[i] && !strcmp(known_warns[i], text))
+		if (known_warns[i].text && !strcmp(known_warns[i].text, text) &&
+		    (known_warns[i].prev == prev ||
+		     (prev && known_warns[i].prev &&
+		      !strcmp(known_warns[i].prev, prev))))
 			return;		/* known already */
-		if (!known_warns[i]) {
-			known_warns[i] = text;
+		if (!known_warns[i].text) {
+			known_warns[i].text = text;
+			known_warns[i].prev = prev;
 			return;
 		}
 	}
 	kshim_fatal("more than %d known WARNs", MAX_KNOWN_WARNS);
+}
+
+void kshim_test_known_warn(const char *text)
+{
+	kshim_test_known_warn_after(NULL, text);
 }
 
 unsigned long kshim_known_warn_count(void)
@@ -539,21 +551,39 @@ unsigned long kshim_known_warn_count(void)
 	return atomic_long_read(&known_warn_count);
 }
 
-/* The last line the kernel printed (before the WARN) names a known one. */
+/* Does the line [line, end) contain needle? */
+static bool line_has(const char *line, const char *end, const char *needle)
+{
+	size_t n = strlen(needle);
+
+	for (; line + n <= end; line++)
+		if (!memcmp(line, needle, n))
+			return true;
+	return false;
+}
+
+/* The last line the kernel printed (before the WARN), and the one
+ * before it, name a known one. */
 static const char *known_warn(void)
 {
-	const char *line, *known = NULL;
+	const char *line, *end, *prev, *known = NULL;
 	int i;
 
 	capture_lock_acquire();
-	line = capture + capture_len;
-	if (line > capture && line[-1] == '\n')
-		line--;
+	end = capture + capture_len;
+	if (end > capture && end[-1] == '\n')
+		end--;
+	line = end;
 	while (line > capture && line[-1] != '\n')
 		line--;
-	for (i = 0; i < MAX_KNOWN_WARNS && known_warns[i] && !known; i++)
-		if (strstr(line, known_warns[i]))
-			known = known_warns[i];
+	prev = line > capture ? line - 1 : line;
+	while (prev > capture && prev[-1] != '\n')
+		prev--;
+	for (i = 0; i < MAX_KNOWN_WARNS && known_warns[i].text && !known; i++)
+		if (line_has(line, end, known_warns[i].text) &&
+		    (!known_warns[i].prev ||
+		     line_has(prev, line, known_warns[i].prev)))
+			known = known_warns[i].text;
 	capture_lock_release();
 	return known;
 }

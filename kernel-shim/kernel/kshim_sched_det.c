@@ -692,6 +692,22 @@ void kshim_det_tests_begin(void)
 	pct_base = steps;
 }
 
+/*
+ * Start the schedule's choices over, as from SEED: a program that runs
+ * many independent pieces of work in one process (a fuzz target's
+ * inputs) calls it before each, so that a piece schedules the same
+ * whatever ran before it, and replays alone as it ran in the batch.
+ * Tasks, timers and the virtual clock are left as they are. Nothing in
+ * the parallel backend.
+ */
+void kshim_det_reseed(u64 seed)
+{
+	if (kshim_sched != &kshim_sched_det)
+		return;
+	det_init_once();
+	rng = seed * 0x9E3779B97F4A7C15ULL + 1;
+}
+
 u64 kshim_det_steps(void)
 {
 	return steps;

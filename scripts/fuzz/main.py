@@ -42,11 +42,19 @@ EXTRA_OPTIONS = []
 ARTIFACT_RE = re.compile(r'^(crash|leak|timeout|oom|slow-unit)-[0-9a-f]+$')
 
 
+def exe_name(target):
+	"""The binary of TARGET: fuzz_NAME, a dash in NAME an underscore
+	(fuzz/meson.build's underscorify())."""
+	return 'fuzz_' + re.sub(r'[^A-Za-z0-9_]', '_', target)
+
+
 def targets():
-	"""Target name -> its folder: every fuzz/NAME/ with fuzz_NAME.c."""
+	"""Target name -> its folder: every fuzz/NAME/ with fuzz_NAME.c
+	(log-recovery/fuzz_log_recovery.c)."""
 	out = {}
 	for d in sorted(os.listdir(FUZZ_DIR)):
-		if os.path.isfile(os.path.join(FUZZ_DIR, d, 'fuzz_%s.c' % d)):
+		if os.path.isfile(os.path.join(FUZZ_DIR, d,
+					       exe_name(d) + '.c')):
 			out[d] = os.path.join(FUZZ_DIR, d)
 	return out
 
@@ -78,13 +86,14 @@ def build(bd, target):
 		if run(cmd, env) != 0:
 			raise Error('meson setup of %s failed (see above)' % bd, 1)
 	if run(['meson', 'compile', '-C', bd, '-j', '2',
-		'fuzz/fuzz_' + target]) != 0:
-		raise Error('building fuzz_%s failed (see above)' % target, 1)
-	return os.path.join(bd, 'fuzz', 'fuzz_' + target)
+		'fuzz/' + exe_name(target)]) != 0:
+		raise Error('building %s failed (see above)' % exe_name(target),
+			    1)
+	return os.path.join(bd, 'fuzz', exe_name(target))
 
 
 def replay_cmd(target, path):
-	exe = os.path.join('build', 'fuzz', 'fuzz_%s_replay' % target)
+	exe = os.path.join('build', 'fuzz', exe_name(target) + '_replay')
 	return '%s %s' % (exe, os.path.relpath(path, os.getcwd())
 			  if not os.path.isabs(path) else path)
 
@@ -96,12 +105,12 @@ def fuzz_env():
 	return env
 
 
-def report(exe, path):
+def report(exe, path, opts=()):
 	"""The kernel's report for input PATH: the target's output, from
 	its first kernel line of interest on."""
 	# libFuzzer writes a crashing input it runs as an artifact: to /tmp.
 	r = subprocess.run([exe, '-artifact_prefix=/tmp/kshim-fuzz-report-',
-			    path], cwd=REPO, stdout=subprocess.PIPE,
+			    path] + list(opts), cwd=REPO, stdout=subprocess.PIPE,
 			   stderr=subprocess.STDOUT, text=True,
 			   errors='replace', env=fuzz_env())
 	lines = [l for l in r.stdout.splitlines()
@@ -123,7 +132,10 @@ def handle_crash(exe, target, path):
 	print('kshim fuzz: crash: %s' % os.path.relpath(path))
 	# The minimiser's runs write crashing inputs as artifacts: beside
 	# the crash, not in the repository.
-	subprocess.run([exe, '-minimize_crash=1', '-max_total_time=30',
+	# The target's options (its timeout): a hang's input runs into it
+	# each time, or the minimiser would wait on it for ever.
+	opts = options(os.path.join(FUZZ_DIR, target))
+	subprocess.run([exe, '-minimize_crash=1', '-max_total_time=30'] + opts + [
 			'-artifact_prefix=' + path + '.minimising-',
 			'-exact_artifact_path=' + minimised, path], cwd=REPO,
 		       env=fuzz_env(),
@@ -137,9 +149,26 @@ def handle_crash(exe, target, path):
 	print('kshim fuzz: replay (no clang): %s' % replay_cmd(target,
 							       minimised))
 	print('kshim fuzz: the kernel\'s report:')
-	text = report(exe, minimised)
+	text = report(exe, minimised, opts)
 	print(text)
 	return text
+
+
+def options(folder):
+	"""libFuzzer flags from the target's NAME.options, OSS-Fuzz's
+	file: 'key = value' lines of its [libfuzzer] section."""
+	out = []
+	for path in glob.glob(os.path.join(folder, '*.options')):
+		section = None
+		with open(path) as f:
+			for line in f:
+				line = line.split('#')[0].strip()
+				if line.startswith('['):
+					section = line.strip('[]').strip()
+				elif '=' in line and section == 'libfuzzer':
+					k, v = (x.strip() for x in line.split('=', 1))
+					out.append('-%s=%s' % (k, v))
+	return out
 
 
 def fuzz(a, target, folder):
@@ -165,6 +194,7 @@ def fuzz(a, target, folder):
 		cmd.append('-runs=%d' % a.runs)
 	for d in glob.glob(os.path.join(folder, '*.dict')):
 		cmd.append('-dict=' + d)
+	cmd += options(folder)
 	if a.jobs > 1:
 		# Fork mode: N processes, the run goes on after a crash.
 		cmd += ['-fork=%d' % a.jobs, '-ignore_crashes=1']
@@ -213,7 +243,7 @@ def fuzz(a, target, folder):
 def replay(target, path):
 	if not os.access(path, os.R_OK) or not os.path.isfile(path):
 		raise Error('--replay %s: not a readable file' % path)
-	exe = os.path.join(REPO, 'build', 'fuzz', 'fuzz_%s_replay' % target)
+	exe = os.path.join(REPO, 'build', 'fuzz', exe_name(target) + '_replay')
 	if not os.access(exe, os.X_OK):
 		raise Error('%s is not built (./kshim build)' %
 			    os.path.relpath(exe), 1)
@@ -252,7 +282,7 @@ def main(argv):
 		for name, folder in ts.items():
 			with open(os.path.join(folder, 'README.md')) as f:
 				first = f.readline().lstrip('# ').strip()
-			print('%-12s %s' % (name, first))
+			print('%-14s %s' % (name, first))
 		return 0
 	if a.check_cases:
 		from scripts.fuzz import cases

@@ -47,9 +47,12 @@ void kshim_test_expect_reports(unsigned long n);
  * is a known kernel bug that a test of the finding suite reproduces:
  * printed in one line and counted by kshim_known_warn_count(), not a
  * failure. For a wide test (the operation generator) that must still run
- * the path; name the finding test where it is called. At most 4.
+ * the path; name the finding test where it is called. At most 32.
+ * kshim_test_known_warn_after(): the same, only when the line before
+ * that one contains PREV (the alert an XFS ASSERT(0) follows).
  */
 void kshim_test_known_warn(const char *text);
+void kshim_test_known_warn_after(const char *prev, const char *text);
 unsigned long kshim_known_warn_count(void);
 /* Skip the rest of the test binary with a reason (exit 77). */
 void __noreturn kshim_test_skip(const char *why);

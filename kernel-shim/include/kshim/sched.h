@@ -164,4 +164,8 @@ void kshim_cpu_return(int cpu);
  */
 void kshim_task_set_interrupt(void);
 
+/* The deterministic backend's choices start over as from SEED
+ * (kshim_sched_det.c); nothing in the parallel backend. */
+void kshim_det_reseed(u64 seed);
+
 #endif

@@ -22,6 +22,14 @@ struct kshim_xfs_config {
 					 * 0: kshim_bdev's default (64) */
 	bool read_only;		/* mount -o ro: nothing is written, no
 				 * inactivation (the fuzz targets) */
+	/* A bio observer (kshim/bdev.h) set on the data device as soon as
+	 * it is open, before the mount reads or writes anything: what the
+	 * log-recovery fuzz target uses to learn which sectors a run wrote.
+	 * NULL: none. */
+	kshim_bio_observer_fn observer;
+	void *observer_priv;
+	bool nouuid;		/* mount -o nouuid: the filesystem's UUID is
+				 * not entered in the table of mounted ones */
 };
 
 /*
