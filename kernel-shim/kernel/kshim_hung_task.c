@@ -109,9 +109,10 @@ static void report_all_tasks(void)
 }
 
 /*
- * Record this period's (wall, CPU) sample; true when the oldest sample at
- * least timeout_ns old shows the process used less than
- * NO_PROGRESS_PERMILLE of the time since.
+ * Record this period's (wall, CPU) sample; true when, since the latest
+ * sample at least timeout_ns old, the process used less than
+ * NO_PROGRESS_PERMILLE of one CPU. (A debugger that stops the process
+ * for that long looks the same: KSHIM_HUNG_TIMEOUT=0 when debugging.)
  */
 static bool no_progress(u64 now, u64 *cpu_used, u64 *window)
 {
