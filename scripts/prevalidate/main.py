@@ -379,8 +379,8 @@ def confirm(bd, cls, pat, env, progress, budgets, extra=([], {}),
 
 def select_tests(a, bd, patches, seen, base):
 	"""--select: dict(run=[tests], skipped=[tests], why) for the patched
-	side, from the base side's per-test coverage (coverage.select());
-	None without --select, or when it picks every test."""
+	side, from the base side's per-test coverage (coverage.select()); run
+	is None when it picks every test. None without --select."""
 	if not a.select:
 		return None
 	tree = a.kernel_src or os.path.join(bd, 'kernel', 'linux')
