@@ -18,13 +18,13 @@ is a known finding; anything else is a failure.
 Exit 0 when every failure is a known finding (each is listed), 1 if any
 is not.
 """
-import json
 import os
 import re
 import sys
 
 from scripts import REPO
-from scripts.testing.valgrind_known import status_and_result, test_name
+from scripts.testing.valgrind_known import (check_log,
+					     status_and_result, test_name)
 
 KNOWN = os.path.join(REPO, 'tests', 'tsan-known.json')
 TSAN_STATUS = 66
@@ -103,26 +103,7 @@ def classify(entries, known):
 
 
 def main(argv):
-	if not 1 <= len(argv) <= 2:
-		print(__doc__.strip(), file=sys.stderr)
-		return 2
-	log = os.path.join(argv[0], 'meson-logs',
-			   (argv[1] if len(argv) > 1 else 'testlog') + '.json')
-	with open(KNOWN) as f:
-		known = json.load(f)
-	try:
-		with open(log, errors='replace') as f:
-			entries = [json.loads(line) for line in f
-				   if line.strip()]
-	except (OSError, ValueError) as e:
-		print('tsan: cannot read %s: %s' % (log, e))
-		return 1
-	ok, bad = classify(entries, known)
-	for name, why in ok:
-		print('tsan: %s: known kernel finding: %s' % (name, why))
-	for name, why in bad:
-		print('tsan: %s: FAILED: %s' % (name, why))
-	return 1 if bad else 0
+	return check_log(argv, 'tsan', 'testlog', KNOWN, classify, __doc__)
 
 
 if __name__ == '__main__':

@@ -120,28 +120,36 @@ def classify(entries, known):
 	return ok, bad
 
 
-def main(argv):
+def check_log(argv, tool, logbase, known_path, classify, usage):
+	"""The command of valgrind_known and tsan_known: read ARGV's build
+	dir's meson log (LOGBASE unless given), classify its failures
+	against KNOWN_PATH's findings, print a line per failure prefixed
+	TOOL, and return the exit status (0: every failure known)."""
 	if not 1 <= len(argv) <= 2:
-		print(__doc__.strip(), file=sys.stderr)
+		print(usage.strip(), file=sys.stderr)
 		return 2
 	log = os.path.join(argv[0], 'meson-logs',
-			   (argv[1] if len(argv) > 1 else 'testlog-valgrind')
-			   + '.json')
-	with open(KNOWN) as f:
+			   (argv[1] if len(argv) > 1 else logbase) + '.json')
+	with open(known_path) as f:
 		known = json.load(f)
 	try:
 		with open(log, errors='replace') as f:
 			entries = [json.loads(line) for line in f
 				   if line.strip()]
 	except (OSError, ValueError) as e:
-		print('valgrind: cannot read %s: %s' % (log, e))
+		print('%s: cannot read %s: %s' % (tool, log, e))
 		return 1
 	ok, bad = classify(entries, known)
 	for name, why in ok:
-		print('valgrind: %s: known kernel finding: %s' % (name, why))
+		print('%s: %s: known kernel finding: %s' % (tool, name, why))
 	for name, why in bad:
-		print('valgrind: %s: FAILED: %s' % (name, why))
+		print('%s: %s: FAILED: %s' % (tool, name, why))
 	return 1 if bad else 0
+
+
+def main(argv):
+	return check_log(argv, 'valgrind', 'testlog-valgrind', KNOWN,
+			 classify, __doc__)
 
 
 if __name__ == '__main__':
