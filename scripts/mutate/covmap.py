@@ -95,10 +95,13 @@ class CovMap:
 			self._run_tests(intro, tests)
 			c = dict(stamp=st, seeds=self.seeds, files={})
 			self._save(c)
-		if path not in c['files']:
+		if path not in c['files'] or \
+		   path not in c.setdefault('executable', {}):
 			self.progress('coverage', 'gcov of %s per test' % path)
-			c['files'][path] = self._gcov(path)
+			c['files'][path], c['executable'][path] = \
+				self._gcov(path)
 			self._save(c)
+		self.executable = c['executable'][path]
 		return c['files'][path]
 
 	def _run_tests(self, intro, tests):
@@ -121,6 +124,8 @@ class CovMap:
 			       [t['name'] for t in tests], on_line, env=env)
 
 	def _gcov(self, path):
+		"""({test: lines of PATH it executed}, the lines of PATH
+		gcov counts at all: those with code of their own)."""
 		tree = used_files.tree_of(self.bd)
 		covdir = os.path.join(self.workdir, GCDA_DIR)
 		with open(os.path.join(covdir, 'tests.json')) as f:
@@ -131,6 +136,7 @@ class CovMap:
 		want = os.path.realpath(os.path.join(tree, path))
 		bd_real = os.path.realpath(self.bd)
 		out = {}
+		executable = set()
 		tmp = tempfile.mkdtemp(prefix='kshim-mutate-gcov-')
 		try:
 			for d in sorted(os.listdir(covdir)):
@@ -143,9 +149,29 @@ class CovMap:
 				if not any(gcdas):
 					continue
 				counts = pvcov.gcov_lines(gcnos, gcdas, want, tmp)
+				executable.update(counts)
 				ran = sorted(n for n, c in counts.items() if c)
 				if ran:
 					out[names.get(d, d)] = ran
 		finally:
 			shutil.rmtree(tmp, ignore_errors=True)
-		return out
+		return out, sorted(executable)
+
+
+def probe_lines(first, last, executable, func):
+	"""The lines whose coverage says a test reached a mutant on lines
+	FIRST..LAST of the function spanning FUNC = (a, b). gcov counts
+	only lines with code of their own: a `break;`, a `goto out;` or a
+	lone `}` has none (the jump is the line before's), so a mutant
+	there would read "not reached" under tests that ran it. For such a
+	mutant the nearest line before it in the function that gcov counts
+	stands in: control reaches the mutant only through it or a jump to
+	it, so its tests are the ones to run. This only chooses which tests
+	run; a test that does not in fact reach the mutant passes."""
+	own = [n for n in executable if first <= n <= last]
+	if own:
+		return own
+	before = [n for n in executable if func[0] <= n < first]
+	if before:
+		return before[-1:]
+	return [n for n in executable if func[0] <= n <= func[1]]

@@ -64,11 +64,12 @@ class Judge:
 		return None
 
 	def reaching(self, m):
-		"""The tests whose coverage reaches M's lines, fastest first."""
-		a, b = m.lines
+		"""The tests whose coverage reaches M's lines (M.probe:
+		covmap.probe_lines()), fastest first."""
+		probe = set(m.probe)
 		out = []
 		for name, lines in self.plan['lines_by_test'].items():
-			if any(a <= n <= b for n in lines) and \
+			if probe.intersection(lines) and \
 			   name in self.plan['tests']:
 				out.append(name)
 		return sorted(out, key=lambda n: (self.plan['cost'](n), n))

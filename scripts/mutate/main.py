@@ -260,11 +260,17 @@ def run(a, progress):
 					    '--suite det)' % bad[0])
 		everywhere = sorted(range(1, nlines + 1))
 		by_test = {n: everywhere for n in a.tests}
+		for m in muts:
+			m.probe = list(range(m.lines[0], m.lines[1] + 1))
 	else:
 		cov = covmap.CovMap(a.workdir, a.builddir, a.seeds, progress)
 		by_test = cov.lines_by_test(a.file, set(cands))
 		phases['coverage'] = time.monotonic() - t
-	lines = {n for m in muts for n in range(m.lines[0], m.lines[1] + 1)}
+		for m in muts:
+			m.probe = covmap.probe_lines(m.lines[0], m.lines[1],
+						     cov.executable,
+						     found[m.function])
+	lines = {n for m in muts for n in m.probe}
 	used = {n: cands[n] for n, ls in by_test.items()
 		if n in cands and lines & set(ls)}
 	t = time.monotonic()

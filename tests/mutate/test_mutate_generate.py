@@ -15,7 +15,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 # A script (meson runs it, and so can you): the repository root goes on
 # the path to import the package scripts/, as ./kshim does.
 sys.path.insert(0, os.path.dirname(os.path.dirname(HERE)))
-from scripts.mutate import generate, source  # noqa: E402
+from scripts.mutate import covmap, generate, source  # noqa: E402
 
 SRC = r'''// SPDX-License-Identifier: GPL-2.0
 #include "x.h"
@@ -147,6 +147,24 @@ class Generate(unittest.TestCase):
 		self.assertEqual(len(code), len(SRC))
 		self.assertNotIn('LIMIT', code)
 		self.assertNotIn('must not', code)
+
+	def test_a_line_gcov_does_not_count_takes_the_line_before(self):
+		# SRC's count_things(): lines 14-15 are the trylock's if and
+		# return, 18-19 the inner if and its `break;`. Say gcov counts
+		# 14, 15, 16, 17, 18 and 21 (a break has no code of its own).
+		executable = [14, 15, 16, 17, 18, 21]
+		func = (7, 23)
+		self.assertEqual(covmap.probe_lines(15, 15, executable, func),
+				 [15])
+		# The break: the if before it stands in.
+		self.assertEqual(covmap.probe_lines(19, 19, executable, func),
+				 [18])
+		# A mutant over several lines keeps those gcov counts.
+		self.assertEqual(covmap.probe_lines(16, 19, executable, func),
+				 [16, 17, 18])
+		# Nothing before it in the function: the function's lines.
+		self.assertEqual(covmap.probe_lines(8, 9, executable, (8, 16)),
+				 [14, 15, 16])
 
 
 if __name__ == '__main__':

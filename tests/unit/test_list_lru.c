@@ -14,6 +14,8 @@
  *   items that always say RETRY cannot livelock the walker.
  * - list_lru_isolate()/list_lru_isolate_move() keep the per-list count
  *   right from inside a callback.
+ * - list_lru_walk_one_irq() walks the same way and gives the lock back;
+ *   list_lru_init() fails with -ENOMEM and nothing allocated.
  *
  * The walk order is checked against the real list after each walk, so a
  * walker that forgot to restart, rotated to the head or double counted
@@ -23,6 +25,7 @@
 #include <linux/spinlock.h>
 #include <linux/slab.h>
 #include <kshim/ktest.h>
+#include <kshim/runtime.h>
 
 #define NR_ITEMS	8
 #define MAX_VISITS	64
@@ -467,6 +470,54 @@ static void test_walk_random_model(void)
 	kfree(big);
 }
 
+/*
+ * The irq-safe walker (what the workingset shadow-node shrinker uses):
+ * the same walk, and the lock is free again when it returns, so the
+ * next add does not deadlock.
+ */
+static void test_walk_one_irq(void)
+{
+	static const int all[] = { 0, 1, 2, 3 };
+	static const int last1[] = { 3 };
+	struct walk_ctx ctx;
+	unsigned long nr = 3;
+
+	setup(4, LRU_REMOVED);
+	ctx_init(&ctx);
+	KSHIM_ASSERT_EQ(list_lru_walk_one_irq(&lru, 0, NULL, isolate, &ctx,
+					      &nr), 3);
+	KSHIM_ASSERT_EQ(nr, 0);
+	check_visits(&ctx, all, 3);
+	check_order(last1, 1);
+	KSHIM_ASSERT(ctx.lock_held_always);
+	KSHIM_ASSERT(!spin_is_locked(&lru.node[0].lock));
+	/* Items 0-2 are on ctx.dispose now; 4 is on no list. */
+	KSHIM_ASSERT(list_lru_add_obj(&lru, &items[4].lru));
+	KSHIM_ASSERT_EQ(list_lru_count(&lru), 2);
+	list_lru_destroy(&lru);
+}
+
+/*
+ * Every user checks list_lru_init()'s result at mount or cache setup: a
+ * failed allocation is -ENOMEM with nothing half set up, and destroying
+ * the never-initialised lru afterwards (the callers' error paths do) is
+ * harmless.
+ */
+static void test_init_fails_cleanly_without_memory(void)
+{
+	struct list_lru failed;
+	long live = kshim_alloc_outstanding();
+
+	memset(&failed, 0, sizeof(failed));
+	kshim_alloc_fail_every(1);
+	KSHIM_ASSERT_EQ(list_lru_init(&failed), -ENOMEM);
+	kshim_alloc_fail_every(0);
+	KSHIM_ASSERT(failed.node == NULL);
+	KSHIM_ASSERT_EQ(kshim_alloc_outstanding(), live);
+	list_lru_destroy(&failed);
+	KSHIM_ASSERT_EQ(kshim_alloc_outstanding(), live);
+}
+
 static const struct kshim_test list_lru_tests[] = {
 	KSHIM_TEST(test_add_del_count),
 	KSHIM_TEST(test_walk_removed),
@@ -476,6 +527,8 @@ static const struct kshim_test list_lru_tests[] = {
 	KSHIM_TEST(test_walk_retry),
 	KSHIM_TEST(test_walk_stop),
 	KSHIM_TEST(test_walk_random_model),
+	KSHIM_TEST(test_walk_one_irq),
+	KSHIM_TEST(test_init_fails_cleanly_without_memory),
 	{ }
 };
 
