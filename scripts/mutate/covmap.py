@@ -95,8 +95,8 @@ class CovMap:
 			self._run_tests(intro, tests)
 			c = dict(stamp=st, seeds=self.seeds, files={})
 			self._save(c)
-		if path not in c['files'] or \
-		   path not in c.setdefault('executable', {}):
+		c.setdefault('executable', {})
+		if path not in c['files'] or path not in c['executable']:
 			self.progress('coverage', 'gcov of %s per test' % path)
 			c['files'][path], c['executable'][path] = \
 				self._gcov(path)
