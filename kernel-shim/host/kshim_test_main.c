@@ -289,8 +289,9 @@ static void usage(const char *prog)
 	       "             KSHIM_BACKEND=det, where a seed is a schedule);\n"
 	       "             A..N: seeds A to N\n"
 	       "  --shard K/N  of the sweep, run only the seeds s with\n"
-	       "             s mod N = K mod N (K counts from 1); default: from\n"
-	       "             KSHIM_SHARD, CI_NODE_INDEX, SLURM_ARRAY_TASK_ID or\n"
+	       "             s mod N = K mod N (K counts from 1); default:\n"
+	       "             KSHIM_SHARD, else every seed. --shard auto: the\n"
+	       "             shard of CI_NODE_INDEX, SLURM_ARRAY_TASK_ID or\n"
 	       "             JOB_COMPLETION_INDEX (docs/test.md)\n"
 	       "  --jobs J   run J seeds of the sweep at a time (default 1)\n"
 	       "  --list-seeds  print the seeds the sweep would run, and exit\n"
@@ -669,8 +670,8 @@ int main(int argc, char **argv)
 	}
 	/* The sweep's options mean nothing to one run: refused, not ignored,
 	 * since "--shard 2/4" on a run of one seed promises a split it does
-	 * not make. The CI engines' variables are only read for a sweep: a
-	 * single run in a parallel CI job is not sharded. */
+	 * not make. KSHIM_SHARD in the environment is only read for a
+	 * sweep: each seed's own run inherits it. */
 	if (!plan.last && (shard || jobs || list_seeds))
 		bad_input("%s works on a seed sweep: give --seeds N (or "
 			  "KSHIM_SEEDS=N with KSHIM_BACKEND=det)", shard ?

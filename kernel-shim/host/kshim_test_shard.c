@@ -156,33 +156,22 @@ static int from_slurm(struct kshim_shard *out, char *err, size_t errlen)
 	return 1;
 }
 
-bool kshim_shard_resolve(const char *flag, struct kshim_shard *out,
-			 char *err, size_t errlen)
+/*
+ * The shard the CI engines' variables give this job (WHAT: "--shard auto"
+ * or "KSHIM_SHARD=auto"). Each engine numbers its jobs its own way.
+ * GitLab sets CI_NODE_INDEX (1..N) only in a job with "parallel:", but
+ * CI_NODE_TOTAL (1) in every job: the index decides. Kubernetes gives an
+ * Indexed Job's pods JOB_COMPLETION_INDEX (0..N-1) and no count: the
+ * Job's spec passes .spec.completions as KSHIM_SHARD_TOTAL. Two engines'
+ * variables may both be set (a GitLab runner submitting to Slurm) only if
+ * they name the same shard.
+ */
+static bool from_ci(const char *what, struct kshim_shard *out, char *err,
+		    size_t errlen)
 {
 	struct kshim_shard found[3];
-	const char *s;
-	char what[sizeof(out->from)];
 	int i, r, nfound = 0;
 
-	memset(out, 0, sizeof(*out));
-	if (flag) {
-		snprintf(what, sizeof(what), "--shard %s", flag);
-		snprintf(out->from, sizeof(out->from), "%s", what);
-		return parse_kn(flag, what, out, err, errlen);
-	}
-	s = env("KSHIM_SHARD");
-	if (s) {
-		snprintf(what, sizeof(what), "KSHIM_SHARD=%s", s);
-		snprintf(out->from, sizeof(out->from), "%s", what);
-		return parse_kn(s, what, out, err, errlen);
-	}
-	/*
-	 * GitLab sets CI_NODE_INDEX (1..N) only in a job with "parallel:",
-	 * but CI_NODE_TOTAL (1) in every job: the index decides. Kubernetes
-	 * gives an Indexed Job's pods JOB_COMPLETION_INDEX (0..N-1) and no
-	 * count: the Job's spec passes .spec.completions as
-	 * KSHIM_SHARD_TOTAL.
-	 */
 	for (i = 0; i < 3; i++) {
 		memset(&found[nfound], 0, sizeof(found[0]));
 		if (i == 0)
@@ -203,20 +192,47 @@ bool kshim_shard_resolve(const char *flag, struct kshim_shard *out,
 			continue;
 		if (nfound && (found[nfound].k != found[0].k ||
 			       found[nfound].n != found[0].n)) {
-			snprintf(err, errlen, "the environment names two "
+			snprintf(err, errlen, "%s: the environment names two "
 				 "shards, %lu/%lu (%s) and %lu/%lu (%s): pass "
-				 "--shard K/N or set KSHIM_SHARD", found[0].k,
-				 found[0].n, found[0].from, found[nfound].k,
+				 "--shard K/N", what, found[0].k, found[0].n,
+				 found[0].from, found[nfound].k,
 				 found[nfound].n, found[nfound].from);
 			return false;
 		}
 		nfound++;
 	}
-	if (nfound) {
-		*out = found[0];
+	if (!nfound) {
+		snprintf(err, errlen, "%s: no CI shard variables are set "
+			 "(CI_NODE_INDEX, SLURM_ARRAY_TASK_ID, "
+			 "JOB_COMPLETION_INDEX); pass --shard K/N", what);
+		return false;
+	}
+	*out = found[0];
+	return true;
+}
+
+bool kshim_shard_resolve(const char *flag, struct kshim_shard *out,
+			 char *err, size_t errlen)
+{
+	const char *s = flag ? flag : env("KSHIM_SHARD");
+	char what[sizeof(out->from)];
+
+	memset(out, 0, sizeof(*out));
+	if (!s) {
+		out->k = out->n = 1;
+		snprintf(out->from, sizeof(out->from), "no shard");
 		return true;
 	}
-	out->k = out->n = 1;
-	snprintf(out->from, sizeof(out->from), "no shard");
-	return true;
+	snprintf(what, sizeof(what), flag ? "--shard %s" : "KSHIM_SHARD=%s",
+		 s);
+	snprintf(out->from, sizeof(out->from), "%s", what);
+	/*
+	 * The CI variables only on request: GitLab sets CI_NODE_INDEX in
+	 * every job of a "parallel: matrix:" too, where the jobs are
+	 * different configurations, not shards of one sweep; read
+	 * unasked, they would silently cut each configuration's sweep.
+	 */
+	if (!strcmp(s, "auto"))
+		return from_ci(what, out, err, errlen);
+	return parse_kn(s, what, out, err, errlen);
 }

@@ -26,9 +26,10 @@ struct kshim_shard {
 
 /*
  * The shard of a sweep: FLAG (--shard's argument) if not NULL, else
- * KSHIM_SHARD, else the CI engines' variables, else 1/1. False with a
- * one-line reason in ERR (bad syntax, K out of 1..N, N = 0, a variable
- * without its partner, two engines naming different shards).
+ * KSHIM_SHARD, else 1/1 (every seed). Either is K/N or "auto": the shard
+ * the CI engine's variables give this job. False with a one-line reason
+ * in ERR (bad syntax, K out of 1..N, N = 0, a variable without its
+ * partner, two engines naming different shards, "auto" without any).
  */
 bool kshim_shard_resolve(const char *flag, struct kshim_shard *out,
 			 char *err, size_t errlen);
