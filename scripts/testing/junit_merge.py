@@ -5,7 +5,8 @@
                                                  (./kshim test --seeds N
                                                  --shard K/N) as one
   ./kshim junit-merge --verdicts SHARD.xml...   one line per test and seed,
-                                                 sorted: "TEST CASE STATUS"
+                                                 sorted: "TEST CASE STATUS
+                                                 [TRACE_HASH]"
 
 Refused (exit 2, one line): a file that is not a shard's report, shards
 of different sweeps (N or the seeds differ), a shard given twice, a shard
@@ -15,6 +16,7 @@ a failure or an error, 0 otherwise.
 """
 
 import argparse
+import re
 import sys
 import xml.etree.ElementTree as ET
 
@@ -141,9 +143,12 @@ def main(argv):
 	if a.verdicts:
 		for ts in root.findall('testsuite'):
 			for tc in ts.findall('testcase'):
-				print('%s %s %s' % (ts.get('name'),
-						    tc.get('name').replace(' ', '_'),
-						    status(tc)))
+				out = tc.findtext('system-out') or ''
+				h = re.search(r'trace hash (\w+)', out)
+				print('%s %s %s%s' % (ts.get('name'),
+						      tc.get('name').replace(' ', '_'),
+						      status(tc), ' ' + h.group(1)
+						      if h else ''))
 	else:
 		ET.indent(root)
 		ET.ElementTree(root).write(a.out, encoding='utf-8',

@@ -171,7 +171,9 @@ def write_junit(vs, tests, shard, nseeds, path):
 					el.text = 'replay: ' + v['replay']
 			if v['replay']:
 				ET.SubElement(tc, 'system-out').text = \
-					'replay: ' + v['replay']
+					'replay: ' + v['replay'] + (
+						'\ntrace hash ' + v['hash']
+						if v['hash'] else '')
 		for k in totals:
 			totals[k] += counts[k]
 	for k, c in totals.items():
