@@ -9,7 +9,8 @@ time; every bad input is one line on stderr and exit 2; and the reports
 (JUnit per shard, junit-merge, KCIDB) on made-up logs.
 
 usage: test_shard.py BINARY   (a det test binary: meson passes
-test_runtime; a few runs of one small test, well under a second)
+test_runtime; a hundred runs that list seeds and a few of one small
+test, about 2 s)
 """
 
 import json
