@@ -384,10 +384,12 @@ const char *kshim_host_getenv(const char *name)
 	return getenv(name);
 }
 
-/* Where a run writes, not what it does: no part of a replay. */
+/* Where a run writes, or which seeds a sweep takes (a seed replays
+ * alone), not what it does: no part of a replay. */
 static const char *const not_replayed[] = {
 	"KSHIM_SEED=", "KSHIM_SEEDS=", "KSHIM_VERBOSE=", "KSHIM_SCENARIO_OUT=",
-	"KSHIM_SCHEDULE_FILE=", "KSHIM_RESULTS_FD=", "KSHIM_COV_MAP=", NULL
+	"KSHIM_SCHEDULE_FILE=", "KSHIM_RESULTS_FD=", "KSHIM_COV_MAP=",
+	"KSHIM_SHARD=", "KSHIM_SHARD_TOTAL=", "KSHIM_SWEEP_TESTS=", NULL
 };
 
 static int cmp_str(const void *a, const void *b)

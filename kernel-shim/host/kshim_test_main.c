@@ -23,6 +23,7 @@
 #include <CUnit/Basic.h>
 
 #include "kshim/host.h"
+#include "kshim_test_shard.h"
 
 struct kshim_test {
 	const char *name;
@@ -103,6 +104,9 @@ static void results_open(void)
  * (RC >= 0) and the det backend's trace hash. prevalidate compares base
  * and patched on these lines, per test and per seed:
  *	kshim: seed 3 (det): 12 test(s) run, 1 failed: xfs_log/test_x; exit 1; trace hash 0123456789abcdef
+ * With KSHIM_SWEEP_TESTS=1 (./kshim test --seeds, for its JUnit and KCIDB
+ * reports), a line per test before it, the passing ones too:
+ *	kshim: seed 3 test xfs_log/test_x: pass|fail|stopped
  */
 static void print_seed_line(int fd, unsigned long long seed, int rc)
 {
@@ -110,6 +114,8 @@ static void print_seed_line(int fd, unsigned long long seed, int rc)
 	char stopped[256] = "", failed[4096] = "";
 	size_t cap = 0, len = 0, flen = 0;
 	unsigned int run = 0, nfailed = 0;
+	const char *per_test = getenv("KSHIM_SWEEP_TESTS");
+	bool tests = per_test && !strcmp(per_test, "1");
 	ssize_t n;
 
 	if (fd < 0)
@@ -144,6 +150,9 @@ static void print_seed_line(int fd, unsigned long long seed, int rc)
 		}
 		if (sscanf(line, "end %255s %15s", name, what) == 2) {
 			stopped[0] = '\0';
+			if (tests)
+				printf("kshim: seed %llu test %s: %s\n", seed,
+				       name, what);
 			if (strcmp(what, "pass")) {
 				nfailed++;
 				if (flen + strlen(name) + 2 < sizeof(failed))
@@ -154,6 +163,8 @@ static void print_seed_line(int fd, unsigned long long seed, int rc)
 		}
 	}
 	free(buf);
+	if (stopped[0] && tests)
+		printf("kshim: seed %llu test %s: stopped\n", seed, stopped);
 	if (stopped[0] && flen + strlen(stopped) + 2 < sizeof(failed))
 		snprintf(failed + flen, sizeof(failed) - flen, " %s", stopped);
 	printf("kshim: seed %llu (%s): %u test(s) run, %u failed%s%s", seed,
@@ -267,7 +278,8 @@ static void test_exit_checks(void)
 
 static void usage(const char *prog)
 {
-	printf("usage: %s [-s SUITE] [-t TEST] [-l] [--seed N] [--seeds [A..]N]\n"
+	printf("usage: %s [-s SUITE] [-t TEST] [-l] [--seed N] [--seeds [A..]N\n"
+	       "       [--shard K/N] [--jobs J] [--list-seeds]]\n"
 	       "  -s SUITE   run only this suite\n"
 	       "  -t TEST    run only this test\n"
 	       "  -l         list suites and tests\n"
@@ -276,20 +288,37 @@ static void usage(const char *prog)
 	       "             and replay it with its output (use with\n"
 	       "             KSHIM_BACKEND=det, where a seed is a schedule);\n"
 	       "             A..N: seeds A to N\n"
+	       "  --shard K/N  of the sweep, run only the seeds s with\n"
+	       "             s mod N = K mod N (K counts from 1); default:\n"
+	       "             KSHIM_SHARD, else every seed. --shard auto: the\n"
+	       "             shard of CI_NODE_INDEX, SLURM_ARRAY_TASK_ID or\n"
+	       "             JOB_COMPLETION_INDEX (docs/test.md)\n"
+	       "  --jobs J   run J seeds of the sweep at a time (default 1)\n"
+	       "  --list-seeds  print the seeds the sweep would run, and exit\n"
 	       "KSHIM_SEEDS=N in the environment sweeps N seeds in the det backend\n"
 	       "in place of --seeds or a random seed, unless KSHIM_SEED is set\n",
 	       prog);
 }
 
+/* Exit 2 with one line: bad input on the command line or environment. */
+static void __attribute__((noreturn)) bad_input(const char *fmt, const char *a)
+{
+	fflush(stdout);
+	fprintf(stderr, "kshim: ");
+	fprintf(stderr, fmt, a);
+	fprintf(stderr, "\n");
+	exit(2);
+}
+
 /*
- * Run this binary once with KSHIM_SEED=seed; its exit status. With
- * RESULTS >= 0, the run writes its per-test records there.
+ * Start this binary once with KSHIM_SEED=seed; its pid. With RESULTS >= 0,
+ * the run writes its per-test records there.
  */
-static int run_seed(char **argv, unsigned long seed, bool quiet, int results)
+static pid_t spawn_seed(char **argv, unsigned long seed, bool quiet,
+			int results)
 {
 	char buf[32], fdbuf[16];
 	pid_t pid;
-	int status;
 
 	snprintf(buf, sizeof(buf), "%lu", seed);
 	snprintf(fdbuf, sizeof(fdbuf), "%d", results);
@@ -318,70 +347,186 @@ static int run_seed(char **argv, unsigned long seed, bool quiet, int results)
 		perror("execv");
 		_exit(2);
 	}
-	waitpid(pid, &status, 0);
+	return pid;
+}
+
+static int exit_code(int status)
+{
 	if (WIFEXITED(status))
 		return WEXITSTATUS(status);
 	return 128 + WTERMSIG(status);
 }
 
+/* Run one seed to its end (the replay of a failing seed); its status. */
+static int run_seed(char **argv, unsigned long seed, bool quiet, int results)
+{
+	pid_t pid = spawn_seed(argv, seed, quiet, results);
+	int status;
+
+	waitpid(pid, &status, 0);
+	return exit_code(status);
+}
+
+/* What a sweep runs: seeds FIRST..LAST of SHARD, J at a time. */
+struct sweep_plan {
+	unsigned long first, last, jobs;
+	bool all;			/* KSHIM_SEEDS: every seed runs */
+	struct kshim_shard shard;
+};
+
+/* The shard's first seed >= FIRST, and how many of its seeds are <= LAST. */
+static unsigned long shard_start(const struct sweep_plan *p,
+				 unsigned long *count)
+{
+	unsigned long n = p->shard.n;
+	unsigned long s = p->first + (p->shard.k % n + n - p->first % n) % n;
+
+	*count = s < p->first || s > p->last ? 0 : (p->last - s) / n + 1;
+	return s;
+}
+
+/* One seed's run in the sweep's window of at most J runs. */
+struct seed_run {
+	pid_t pid;
+	FILE *res;
+	int rc;
+	bool done;
+};
+
+/* Argument-taking options of the sweep itself: not passed to each seed. */
+static bool sweep_option(const char *arg, bool *takes_value)
+{
+	static const char *const with_value[] = { "--seeds", "--shard",
+						  "--jobs", NULL };
+	int i;
+
+	*takes_value = false;
+	if (!strcmp(arg, "--list-seeds"))
+		return true;
+	for (i = 0; with_value[i]; i++) {
+		size_t len = strlen(with_value[i]);
+
+		if (strncmp(arg, with_value[i], len))
+			continue;
+		if (!arg[len]) {
+			*takes_value = true;
+			return true;
+		}
+		if (arg[len] == '=')
+			return true;
+	}
+	return false;
+}
+
 /*
- * The seed sweep: argv without the --seeds option, run per seed (FIRST
- * to NSEEDS), each seed's line printed (print_seed_line()). ALL
- * (KSHIM_SEEDS, which is how prevalidate sweeps): every seed runs, so
- * that base and patched can be compared per test and per seed; the first
- * failing one is then replayed with its output. Otherwise (--seeds) the
- * sweep stops at the first failing seed and replays it.
+ * The seed sweep: argv without the sweep's own options, run per seed of
+ * the plan, each seed's line printed (print_seed_line()) in seed order,
+ * whatever order the J runs at a time end in, so the output is the same
+ * for every J. ALL (KSHIM_SEEDS, which is how prevalidate sweeps): every
+ * seed runs, so that base and patched can be compared per test and per
+ * seed; the first failing one is then replayed with its output.
+ * Otherwise (--seeds) the sweep stops at the first failing seed and
+ * replays it; with J > 1, the later seeds already running are waited for
+ * and left out, as a sweep one at a time would not have run them.
  */
-static int sweep(int argc, char **argv, unsigned long first,
-		 unsigned long nseeds, bool all)
+static int sweep(int argc, char **argv, const struct sweep_plan *p)
 {
 	char **args = calloc(argc + 1, sizeof(*args));
-	unsigned long seed, bad = 0, nfailed = 0;
-	int i, n = 0, rc, bad_rc = 0;
+	unsigned long count, start = shard_start(p, &count), limit = count;
+	unsigned long launch = 0, print = 0, bad = 0, nfailed = 0;
+	unsigned long j = p->jobs, seed, i;
+	struct seed_run *ring = calloc(j, sizeof(*ring));
+	bool sharded = p->shard.n > 1, takes_value;
+	int n = 0, bad_rc = 0, status;
 
-	for (i = 0; i < argc; i++) {
-		if (!strcmp(argv[i], "--seeds")) {
-			i++;
+	for (i = 0; i < (unsigned long)argc; i++) {
+		if (i && sweep_option(argv[i], &takes_value)) {
+			i += takes_value;
 			continue;
 		}
-		if (!strncmp(argv[i], "--seeds=", 8))
-			continue;
 		args[n++] = argv[i];
 	}
-	for (seed = first; seed <= nseeds; seed++) {
-		FILE *res = tmpfile();
-		int fd = res ? fileno(res) : -1;
+	if (sharded)
+		printf("kshim: seed sweep: shard %lu/%lu (%s): the %lu seed(s) "
+		       "s of %lu..%lu with s mod %lu = %lu\n", p->shard.k,
+		       p->shard.n, p->shard.from, count, p->first, p->last,
+		       p->shard.n, p->shard.k % p->shard.n);
+	if (!count) {
+		printf("kshim: seed sweep: shard %lu/%lu has no seed in "
+		       "%lu..%lu: nothing to run, passes\n", p->shard.k,
+		       p->shard.n, p->first, p->last);
+		printf("KSHIM-RESULT tests=0 passed=0 failed=0 skipped=0\n");
+		fflush(stdout);
+		return 0;
+	}
+	while (print < limit) {
+		struct seed_run *r;
 
-		rc = run_seed(args, seed, true, fd);
-		print_seed_line(fd, seed, rc);
-		if (res)
-			fclose(res);
-		if (rc && rc != 77) {
+		while (launch < limit && launch < print + j) {
+			r = &ring[launch % j];
+			r->res = tmpfile();
+			r->done = false;
+			r->pid = spawn_seed(args, start + launch * p->shard.n,
+					    true, r->res ? fileno(r->res) : -1);
+			launch++;
+		}
+		r = &ring[print % j];
+		if (!r->done) {
+			pid_t pid = waitpid(-1, &status, 0);
+
+			for (i = 0; pid > 0 && i < j; i++)
+				if (ring[i].pid == pid && !ring[i].done) {
+					ring[i].done = true;
+					ring[i].rc = exit_code(status);
+				}
+			continue;
+		}
+		seed = start + print * p->shard.n;
+		print_seed_line(r->res ? fileno(r->res) : -1, seed, r->rc);
+		if (r->res)
+			fclose(r->res);
+		print++;
+		if (r->rc && r->rc != 77) {
 			nfailed++;
 			if (!bad) {
 				bad = seed;
-				bad_rc = rc;
+				bad_rc = r->rc;
 			}
-			if (!all)
-				break;
+			if (!p->all)
+				limit = print;
 		}
 	}
+	/* Runs past a --seeds sweep's first failure: waited for, unused. */
+	for (; print < launch; print++) {
+		struct seed_run *r = &ring[print % j];
+
+		if (!r->done)
+			waitpid(r->pid, &status, 0);
+		if (r->res)
+			fclose(r->res);
+	}
+	free(ring);
 	if (bad) {
 		printf("kshim: seed sweep: seed %lu of %lu fails (exit %d); replaying it:\n",
-		       bad, nseeds, bad_rc);
+		       bad, p->last, bad_rc);
 		run_seed(args, bad, false, -1);
 		printf("kshim: first failing seed: %lu (replay: %sKSHIM_SEED=%lu %s)\n",
 		       bad, kshim_host_replay_env(), bad, argv[0]);
-		seed = (all ? nseeds : bad) - first + 1;
 		printf("KSHIM-RESULT tests=%lu passed=%lu failed=%lu skipped=0\n",
-		       seed, seed - nfailed, nfailed);
+		       limit, limit - nfailed, nfailed);
 		free(args);
 		fflush(stdout);
 		return 1;
 	}
-	printf("kshim: seed sweep: seeds %lu..%lu all pass\n", first, nseeds);
+	if (sharded)
+		printf("kshim: seed sweep: shard %lu/%lu of seeds %lu..%lu: "
+		       "all %lu pass\n", p->shard.k, p->shard.n, p->first,
+		       p->last, count);
+	else
+		printf("kshim: seed sweep: seeds %lu..%lu all pass\n",
+		       p->first, p->last);
 	printf("KSHIM-RESULT tests=%lu passed=%lu failed=0 skipped=0\n",
-	       nseeds - first + 1, nseeds - first + 1);
+	       count, count);
 	free(args);
 	fflush(stdout);
 	return 0;
@@ -452,14 +597,19 @@ int main(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "seed", required_argument, NULL, 'S' },
 		{ "seeds", required_argument, NULL, 'N' },
+		{ "shard", required_argument, NULL, 'K' },
+		{ "jobs", required_argument, NULL, 'J' },
+		{ "list-seeds", no_argument, NULL, 'L' },
 		{ "help", no_argument, NULL, 'h' },
 		{ }
 	};
-	const char *only_suite = NULL, *only_test = NULL;
+	const char *only_suite = NULL, *only_test = NULL, *shard = NULL;
+	const char *jobs = NULL;
 	const struct kshim_suite *s;
-	bool list = false;
-	unsigned long first = 1, nseeds = 0;
-	char *dots;
+	struct sweep_plan plan = { .first = 1, .jobs = 1 };
+	bool list = false, list_seeds = false;
+	unsigned long nseeds = 0;
+	char *dots, err[512];
 	unsigned int run, failed;
 	int c;
 
@@ -473,9 +623,30 @@ int main(int argc, char **argv)
 		case 'N':
 			dots = strstr(optarg, "..");
 			if (dots)
-				first = strtoul(optarg, NULL, 0);
-			nseeds = strtoul(dots ? dots + 2 : optarg, NULL, 0);
+				*dots = '\0';
+			if ((dots && !kshim_parse_count(optarg, &plan.first)) ||
+			    !kshim_parse_count(dots ? dots + 2 : optarg,
+					       &nseeds) ||
+			    !nseeds || plan.first > nseeds) {
+				if (dots)
+					*dots = '.';
+				bad_input("--seeds %s: expected N or A..N, "
+					  "whole numbers with 1 <= N and A <= N",
+					  optarg);
+			}
+			if (dots)
+				*dots = '.';
 			break;
+		case 'K': shard = optarg; break;
+		case 'J':
+			if (!kshim_parse_count(optarg, &plan.jobs) ||
+			    !plan.jobs)
+				bad_input("--jobs %s: expected a number of "
+					  "seeds to run at a time, at least 1",
+					  optarg);
+			jobs = optarg;
+			break;
+		case 'L': list_seeds = true; break;
 		case 'h': usage(argv[0]); return 0;
 		default: usage(argv[0]); return 2;
 		}
@@ -490,10 +661,33 @@ int main(int argc, char **argv)
 		return 0;
 	}
 
-	if (env_seeds(0))
-		return sweep(argc, argv, 1, env_seeds(0), true);
-	if (nseeds)
-		return sweep(argc, argv, first, nseeds, false);
+	if (env_seeds(0)) {
+		plan.first = 1;
+		plan.last = env_seeds(0);
+		plan.all = true;
+	} else {
+		plan.last = nseeds;
+	}
+	/* The sweep's options mean nothing to one run: refused, not ignored,
+	 * since "--shard 2/4" on a run of one seed promises a split it does
+	 * not make. KSHIM_SHARD in the environment is only read for a
+	 * sweep: each seed's own run inherits it. */
+	if (!plan.last && (shard || jobs || list_seeds))
+		bad_input("%s works on a seed sweep: give --seeds N (or "
+			  "KSHIM_SEEDS=N with KSHIM_BACKEND=det)", shard ?
+			  "--shard" : jobs ? "--jobs" : "--list-seeds");
+	if (plan.last) {
+		if (!kshim_shard_resolve(shard, &plan.shard, err, sizeof(err)))
+			bad_input("%s", err);
+		if (list_seeds) {
+			unsigned long count, seed = shard_start(&plan, &count);
+
+			for (; count; count--, seed += plan.shard.n)
+				printf("%lu\n", seed);
+			return 0;
+		}
+		return sweep(argc, argv, &plan);
+	}
 
 	results_open();
 	kshim_runtime_init();
