@@ -11,7 +11,11 @@
  * - Work a shrinker could not do (SHRINK_STOP, e.g. a GFP_NOFS reclaim
  *   for a filesystem cache) is carried in nr_deferred to the next call;
  *   read from the mm_shrink_slab_start/end tracepoints as from ftrace.
+ * - Deferred work is capped at twice the cache; seeks 0 trims half the
+ *   cache per call.
  * - SHRINK_EMPTY and 0 from count_objects mean no scan at all.
+ * - shrinker_alloc() fails cleanly; shrinker_register() refuses a
+ *   shrinker that is not shrinker_alloc()'s.
  * - SLABS_SCANNED rises by what scan_objects reported as scanned.
  * - shrinker_free() waits for a scan running on another task before it
  *   returns (the refcount + completion handshake), so the structure the
@@ -26,6 +30,7 @@
 #include <linux/vmstat.h>
 #include <linux/slab.h>
 #include <kshim/ktest.h>
+#include <kshim/runtime.h>
 #include <kshim/sched.h>
 #include <kshim/trace.h>
 
@@ -184,7 +189,7 @@ static struct expect expect(long freeable, long nr, int priority, int seeks,
 	return e;
 }
 
-static void check_priorities(long freeable, long batch)
+static void check_priorities(long freeable, long batch, int seeks)
 {
 	struct cache c = { .count = freeable };
 	struct shrinker *s = new_shrinker(&c, "test-prio");
@@ -193,9 +198,10 @@ static void check_priorities(long freeable, long batch)
 
 	if (batch)
 		s->batch = batch;
+	s->seeks = seeks;
 	for (prio = DEF_PRIORITY; prio >= 0; prio--) {
 		struct expect e = expect(freeable, deferred, prio,
-					 DEFAULT_SEEKS, batch ?: 128);
+					 seeks, batch ?: 128);
 		unsigned long before = kshim_vm_event_sum(SLABS_SCANNED);
 		unsigned long freed;
 		int i;
@@ -240,10 +246,19 @@ static void test_scan_follows_priority(void)
 	KSHIM_ASSERT_EQ(e.calls, 156);		/* 20000 / 128, 32 left */
 	KSHIM_ASSERT_EQ(e.next_deferred, 32);
 
-	check_priorities(10000, 0);
-	check_priorities(1000000, 0);
-	check_priorities(10000, 1000);
-	check_priorities(5000, 1);
+	check_priorities(10000, 0, DEFAULT_SEEKS);
+	check_priorities(1000000, 0, DEFAULT_SEEKS);
+	check_priorities(10000, 1000, DEFAULT_SEEKS);
+	check_priorities(5000, 1, DEFAULT_SEEKS);
+	check_priorities(10000, 0, 1);
+	/*
+	 * seeks 0: objects that cost no I/O to recreate (the zswap pool,
+	 * the huge zero page) are trimmed by half of the cache on every
+	 * call, whatever the priority.
+	 */
+	e = expect(10000, 0, DEF_PRIORITY, 0, 128);
+	KSHIM_ASSERT_EQ(e.delta, 5000);
+	check_priorities(10000, 0, 0);
 }
 
 static void test_small_cache_scanned_whole(void)
@@ -259,6 +274,16 @@ static void test_small_cache_scanned_whole(void)
 	KSHIM_ASSERT_EQ(shrink_slab(GFP_KERNEL, 0, NULL, 0), 100);
 	KSHIM_ASSERT_EQ(c.nscans, 1);
 	KSHIM_ASSERT_EQ(c.scan[0], 100);
+	KSHIM_ASSERT_EQ(tr.new_nr, 0);
+
+	/*
+	 * At priority 1 the pressure (25 * 4 / 2 = 50) is the cache's
+	 * size: that too is "tight on memory", one call for all 50.
+	 */
+	reset(&c);
+	KSHIM_ASSERT_EQ(shrink_slab(GFP_KERNEL, 0, NULL, 1), 50);
+	KSHIM_ASSERT_EQ(c.nscans, 1);
+	KSHIM_ASSERT_EQ(c.scan[0], 50);
 	KSHIM_ASSERT_EQ(tr.new_nr, 0);
 
 	/* At priority 3 the pressure (6 * 4 / 2 = 12) is below both. */
@@ -365,6 +390,87 @@ static void test_count_empty_or_zero(void)
 	KSHIM_ASSERT_EQ(atomic_long_read(&s->nr_deferred[0]), 77);
 	KSHIM_ASSERT_EQ(kshim_vm_event_sum(SLABS_SCANNED), before);
 	shrinker_free(s);
+}
+
+/*
+ * However long a filesystem shrinker is kept from running (GFP_NOFS
+ * reclaim on and on), its deferred work stays at most twice its cache:
+ * else the first GFP_KERNEL reclaim after a NOFS storm would empty the
+ * cache many times over.
+ */
+static void test_deferred_is_capped_at_twice_the_cache(void)
+{
+	struct cache c = { .count = 100000, .fs = true };
+	struct shrinker *s = new_shrinker(&c, "test-cap");
+	int i;
+
+	for (i = 0; i < 3; i++) {
+		reset(&c);
+		KSHIM_ASSERT_EQ(shrink_slab(GFP_NOFS, 0, NULL, 0), 0);
+		/* Priority 0: 200000 asked each time, none done. */
+		KSHIM_ASSERT_EQ(tr.delta, 200000);
+		KSHIM_ASSERT_EQ(tr.new_nr, 200000);
+		KSHIM_ASSERT_EQ(atomic_long_read(&s->nr_deferred[0]), 200000);
+	}
+	shrinker_free(s);
+}
+
+/*
+ * Make the Nth allocation from now fail: the
+ * counter kshim_slab.c's should_fail() tests is the allocation's own
+ * number. Only this task allocates in between here.
+ */
+static void fail_allocation_from_now(unsigned long nth)
+{
+	kshim_alloc_fail_every(kshim_alloc_count() + nth);
+}
+
+/*
+ * Mount and cache setup check shrinker_alloc() for NULL: when either of
+ * its allocations fails it returns NULL with nothing left allocated.
+ */
+static void test_alloc_fails_cleanly_without_memory(void)
+{
+	long live = kshim_alloc_outstanding();
+	unsigned long failures = kshim_alloc_failures();
+	int nth;
+
+	for (nth = 1; nth <= 2; nth++) {
+		struct shrinker *s;
+
+		fail_allocation_from_now(nth);
+		s = shrinker_alloc(0, "test-nomem-%d", nth);
+		kshim_alloc_fail_every(0);
+		KSHIM_ASSERT(s == NULL);
+		KSHIM_ASSERT_EQ(kshim_alloc_failures(), failures + nth);
+		KSHIM_ASSERT_EQ(kshim_alloc_outstanding(), live);
+		if (s)
+			shrinker_free(s);
+	}
+}
+
+/*
+ * Only shrinker_alloc()'s shrinkers can be registered: one embedded by
+ * hand (the pre-6.7 API) is refused with a warning and never scanned,
+ * since shrinker_free() could not take it off the list.
+ */
+static void test_register_refuses_a_shrinker_not_from_alloc(void)
+{
+	static struct cache c = { .count = 1000 };
+	static struct shrinker embedded = {
+		.count_objects = cache_count,
+		.scan_objects = cache_scan,
+		.seeks = DEFAULT_SEEKS,
+		.private_data = &c,
+	};
+
+	shrinker_register(&embedded);
+	KSHIM_ASSERT(kshim_printk_contains("Must use shrinker_alloc()"));
+	KSHIM_ASSERT(!(embedded.flags & SHRINKER_REGISTERED));
+	reset(&c);
+	shrink_slab(GFP_KERNEL, 0, NULL, 0);
+	KSHIM_ASSERT_EQ(c.ncount, 0);
+	KSHIM_ASSERT_EQ(c.nscans, 0);
 }
 
 static void test_register_free(void)
@@ -483,6 +589,9 @@ static const struct kshim_test shrinker_tests[] = {
 	KSHIM_TEST(test_stop_midway_defers_rest),
 	KSHIM_TEST(test_count_empty_or_zero),
 	KSHIM_TEST(test_free_waits_for_running_scan),
+	KSHIM_TEST(test_deferred_is_capped_at_twice_the_cache),
+	KSHIM_TEST(test_alloc_fails_cleanly_without_memory),
+	KSHIM_TEST(test_register_refuses_a_shrinker_not_from_alloc),
 	{ }
 };
 
