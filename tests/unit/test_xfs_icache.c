@@ -37,6 +37,7 @@
 #include <kshim/ktest.h>
 #include <kshim/runtime.h>
 #include <kshim/sched.h>
+#include <kshim/vfs.h>
 #include "xfs_fixture.h"
 #include "xfs_inode_ops.h"
 
@@ -568,6 +569,36 @@ static void test_sb_shrinker_reports_xfs_reclaim_as_nothing_freed(void)
 }
 
 /*
+ * A file with buffered data not yet allocated on disk (delayed
+ * allocation) when the filesystem shuts down keeps its delalloc
+ * reservation: writeback can no longer convert it, so the inode stays
+ * dirty until the unmount evicts it. Evicting it then is expected, not a
+ * bug: xfs_inodegc_set_reclaimable() complains about delalloc blocks
+ * only on a live filesystem, and the unmount completes.
+ */
+static void test_unmount_after_shutdown_evicts_file_with_delalloc_data(void)
+{
+	struct xfs_fixture fx = { };
+	struct xfs_mount *mp = xfs_fixture_mount_new(&fx);
+	struct dentry *root = kshim_vfs_root(mp->m_super);
+	static const char data[4096] = "delalloc";
+	struct file *f;
+
+	KSHIM_ASSERT_EQ_FATAL(kshim_vfs_open(root, "d", O_RDWR | O_CREAT,
+					     0644, &f), 0);
+	KSHIM_ASSERT_EQ(kshim_vfs_pwrite(f, data, sizeof(data), 0, 0),
+			sizeof(data));
+	KSHIM_ASSERT(XFS_I(file_inode(f))->i_delayed_blks > 0);
+	xfs_force_shutdown(mp, SHUTDOWN_META_IO_ERROR);
+	kshim_vfs_close(f);
+	kshim_vfs_put(root);
+	/* Dirty: not on the inode LRU, for the unmount to evict. */
+	KSHIM_ASSERT_EQ(list_lru_count(&mp->m_super->s_inode_lru), 0);
+	xfs_fixture_unmount(&fx);
+	xfs_fixture_remove(&fx);
+}
+
+/*
  * kshim's check at unmount (kshim_xfs_unmount()): a perag reference left
  * held, here the test's own xfs_perag_get() without its put, fails the
  * test. The kernel's xfs_free_perag_range() only alerts and frees the
@@ -845,6 +876,7 @@ static const struct kshim_test tests[] = {
 	KSHIM_TEST(test_reclaim_skips_inode_whose_ilock_is_held),
 	KSHIM_TEST(test_shrinker_keeps_sick_inode_until_shutdown),
 	KSHIM_TEST(test_sb_shrinker_reports_xfs_reclaim_as_nothing_freed),
+	KSHIM_TEST(test_unmount_after_shutdown_evicts_file_with_delalloc_data),
 	KSHIM_TEST(test_unmount_reports_a_leaked_perag_reference),
 	KSHIM_TEST(test_reclaimed_inode_is_freed_after_rcu_grace_period),
 	KSHIM_TEST(test_lookups_race_reclaim_and_get_valid_inodes),
