@@ -107,7 +107,7 @@ static void busy_end(struct busy_worker *b)
 struct releaser {
 	struct dentry *root;
 	const char *prefix;
-	int first, nr;		/* names PREFIX<first> .. */
+	int nr;			/* names PREFIX0 .. PREFIX<nr - 1> */
 	bool create;		/* create them first */
 	int err;
 	int done;		/* release-acquire */
@@ -119,7 +119,7 @@ static void releaser_fn(void *arg)
 	char name[16];
 	int i;
 
-	for (i = r->first; i < r->first + r->nr && !r->err; i++) {
+	for (i = 0; i < r->nr && !r->err; i++) {
 		snprintf(name, sizeof(name), "%s%d", r->prefix, i);
 		if (r->create)
 			r->err = kshim_vfs_create(r->root, name,
