@@ -219,11 +219,31 @@ struct kshim_bdev *kshim_xfs_data_bdev(struct kshim_xfs *x)
 	return x->data;
 }
 
+/*
+ * xfs_free_perag_range(), the unmount's last step, checks that nothing
+ * still holds a reference to a perag it frees: XFS_IS_CORRUPT() on its
+ * passive (pag_ref) and active (pag_active_ref) counts. In every build
+ * that is an alert and no more, and the perag is freed all the same, so
+ * a leaked reference (an xfs_perag_get() without its xfs_perag_put())
+ * would pass unnoticed: here it fails the test. The needle is the start
+ * of XFS_IS_CORRUPT()'s expression for both, as xfs_error_report()
+ * prints it.
+ */
+static const char perag_ref_left[] =
+	"Internal error atomic_read(&pag->pag_";
+
 void kshim_xfs_unmount(struct kshim_xfs *x)
 {
+	unsigned long mark;
+
 	if (kshim_mount_destroy(x->mnt))
 		kshim_fatal("kshim_xfs_unmount: a file is still open");
+	mark = kshim_printk_mark();
 	deactivate_super(x->sb);
+	if (kshim_printk_contains_since(mark, perag_ref_left))
+		kshim_report("kshim_xfs_unmount: a perag reference was left "
+			     "at unmount (xfs_free_perag_range()'s alert "
+			     "above): a leaked xfs_perag_get()");
 	close_devices(x);
 }
 

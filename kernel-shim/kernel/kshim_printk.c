@@ -26,6 +26,7 @@
 
 static char capture[CAPTURE_SIZE];
 static unsigned long capture_len;
+static unsigned long capture_total;	/* bytes ever captured: the marks */
 static u32 capture_lock;	/* a host-level lock: printk may run anywhere */
 static bool verbose;
 static atomic_long_t warn_count;
@@ -53,6 +54,7 @@ static void capture_append(const char *s, unsigned long len)
 	}
 	memcpy(capture + capture_len, s, len);
 	capture_len += len;
+	capture_total += len;
 	capture[capture_len] = '\0';
 	capture_lock_release();
 }
@@ -71,6 +73,29 @@ bool kshim_printk_contains(const char *needle)
 
 	capture_lock_acquire();
 	found = strstr(capture, needle) != NULL;
+	capture_lock_release();
+	return found;
+}
+
+unsigned long kshim_printk_mark(void)
+{
+	unsigned long mark;
+
+	capture_lock_acquire();
+	mark = capture_total;
+	capture_lock_release();
+	return mark;
+}
+
+bool kshim_printk_contains_since(unsigned long mark, const char *needle)
+{
+	unsigned long first;	/* capture[0]'s place in capture_total */
+	bool found;
+
+	capture_lock_acquire();
+	first = capture_total - capture_len;
+	found = strstr(capture + (mark > first ? mark - first : 0),
+		       needle) != NULL;
 	capture_lock_release();
 	return found;
 }

@@ -30,12 +30,14 @@
 #include "xfs_inode_util.h"
 #include "xfs_inode_item.h"
 #include "xfs_ag.h"
+#include "xfs_health.h"
 #include <linux/list_lru.h>
 #include <linux/mnt_idmapping.h>
 #include <linux/shrinker.h>
 #include <kshim/ktest.h>
 #include <kshim/runtime.h>
 #include <kshim/sched.h>
+#include <kshim/vfs.h>
 #include "xfs_fixture.h"
 #include "xfs_inode_ops.h"
 
@@ -394,6 +396,227 @@ static void test_reclaim_leaves_inode_being_flushed(void)
 	xfs_fixture_remove(&fx);
 }
 
+/*
+ * Checkpointed and written back, what reclaim may free: the AIL is empty
+ * once the cluster buffer's write completes, and the inodes' flush ends
+ * (XFS_IFLUSHING cleared) a little after, in the same completion.
+ */
+static void make_clean(struct xfs_mount *mp, const xfs_ino_t *inos, int nr)
+{
+	int i;
+
+	KSHIM_ASSERT_EQ(xfs_log_force(mp, XFS_LOG_SYNC), 0);
+	xfs_ail_push_all_sync(mp->m_ail);
+	for (i = 0; i < nr; i++)
+		KSHIM_ASSERT(POLL_UNTIL_TIMEOUT(!being_flushed(mp, inos[i]),
+						10 * HZ));
+}
+
+/*
+ * The ILOCK of the cached inode INO, taken as code that walks the cache
+ * without a reference takes it (xfs_ifree_cluster() marking the inodes
+ * of a freed cluster stale): under RCU, the inode number checked under
+ * i_flags_lock, a trylock. NULL if it is not cached or not lockable.
+ */
+static struct xfs_inode *ilock_cached(struct xfs_mount *mp, xfs_ino_t ino)
+{
+	struct xfs_perag *pag = xfs_perag_get(mp, XFS_INO_TO_AGNO(mp, ino));
+	struct xfs_inode *ip, *locked = NULL;
+
+	rcu_read_lock();
+	ip = radix_tree_lookup(&pag->pag_ici_root, XFS_INO_TO_AGINO(mp, ino));
+	if (ip) {
+		spin_lock(&ip->i_flags_lock);
+		if (ip->i_ino == ino && !__xfs_iflags_test(ip, XFS_IRECLAIM) &&
+		    xfs_ilock_nowait(ip, XFS_ILOCK_EXCL))
+			locked = ip;
+		spin_unlock(&ip->i_flags_lock);
+	}
+	rcu_read_unlock();
+	xfs_perag_put(pag);
+	return locked;
+}
+
+struct shrinker_call {
+	struct xfs_mount *mp;
+	int done;			/* release-acquire */
+};
+
+static void reclaim_nr_fn(void *arg)
+{
+	struct shrinker_call *sc = arg;
+
+	xfs_reclaim_inodes_nr(sc->mp, 128);
+	smp_store_release(&sc->done, 1);
+}
+
+/*
+ * Reclaim never waits for an inode's ILOCK: it runs in memory reclaim,
+ * where whoever holds the lock may be waiting for memory itself. An
+ * inode whose ILOCK is held is skipped, left reclaimable for a later
+ * pass; the others are reclaimed meanwhile.
+ */
+static void test_reclaim_skips_inode_whose_ilock_is_held(void)
+{
+	struct xfs_fixture fx = { .size = IMG_SIZE };
+	struct xfs_mount *mp = xfs_fixture_mount_new(&fx);
+	struct xfs_imap imap;
+	xfs_ino_t held = reclaimable_file(mp, "held", &imap);
+	xfs_ino_t other = reclaimable_file(mp, "other", &imap);
+	struct shrinker_call call = { .mp = mp };
+	struct task_struct *t;
+	struct xfs_inode *ip;
+	struct cached c;
+
+	make_clean(mp, (xfs_ino_t[]){ held, other }, 2);
+	ip = ilock_cached(mp, held);
+	KSHIM_ASSERT_FATAL(ip != NULL);
+	t = kshim_task_run(reclaim_nr_fn, &call, "shrinker", -1);
+	/* Generous for a slow host: a reclaim that waits never ends. */
+	KSHIM_ASSERT(POLL_UNTIL_TIMEOUT(smp_load_acquire(&call.done),
+					10 * HZ));
+	KSHIM_ASSERT(!lookup_cached(mp, other, &c));
+	KSHIM_ASSERT(lookup_cached(mp, held, &c));
+	KSHIM_ASSERT_EQ(c.flags & (XFS_IRECLAIMABLE | XFS_IRECLAIM),
+			XFS_IRECLAIMABLE);
+	xfs_iunlock(ip, XFS_ILOCK_EXCL);
+	kshim_task_join(t);
+
+	xfs_reclaim_inodes(mp);
+	KSHIM_ASSERT(!lookup_cached(mp, held, &c));
+	xfs_fixture_unmount(&fx);
+	xfs_fixture_remove(&fx);
+}
+
+/*
+ * A sick inode (its metadata found corrupt: xfs_inode_mark_sick()) stays
+ * in the cache whatever the memory pressure while the filesystem is up:
+ * its health report lives only there, and freeing it would lose what
+ * the health ioctls and xfs_scrub report. A lookup finds it still sick.
+ * Once the filesystem is shut down, the shrinker frees it too.
+ */
+static void test_shrinker_keeps_sick_inode_until_shutdown(void)
+{
+	struct xfs_fixture fx = { .size = IMG_SIZE };
+	struct xfs_mount *mp = xfs_fixture_mount_new(&fx);
+	struct xfs_inode *ip = create_file(mp, "sick");
+	xfs_ino_t sick = ip->i_ino, well;
+	unsigned int sick_mask, checked;
+	struct xfs_imap imap;
+	u64 reclaims;
+	struct cached c;
+
+	xfs_inode_mark_sick(ip, XFS_SICK_INO_CORE);
+	xfs_irele(ip);
+	/* Evicts both from the VFS. */
+	well = reclaimable_file(mp, "well", &imap);
+	KSHIM_ASSERT_FATAL(lookup_cached(mp, sick, &c));
+	KSHIM_ASSERT(c.flags & XFS_IRECLAIMABLE);
+	make_clean(mp, (xfs_ino_t[]){ sick, well }, 2);
+
+	reclaims = IG_STAT(mp, xs_ig_reclaims);
+	xfs_reclaim_inodes_nr(mp, 128);
+	KSHIM_ASSERT(!lookup_cached(mp, well, &c));
+	KSHIM_ASSERT_EQ(IG_STAT(mp, xs_ig_reclaims), reclaims + 1);
+	KSHIM_ASSERT(lookup_cached(mp, sick, &c));
+	KSHIM_ASSERT_EQ(c.flags & (XFS_IRECLAIMABLE | XFS_IRECLAIM),
+			XFS_IRECLAIMABLE);
+	KSHIM_ASSERT_EQ_FATAL(xfs_iget(mp, NULL, sick, 0, 0, &ip), 0);
+	xfs_inode_measure_sickness(ip, &sick_mask, &checked);
+	KSHIM_ASSERT(sick_mask & XFS_SICK_INO_CORE);
+	xfs_irele(ip);
+	shrink_sb(mp->m_super, 128);
+	shrink_sb(mp->m_super, 128);
+	KSHIM_ASSERT(lookup_cached(mp, sick, &c) &&
+		     (c.flags & XFS_IRECLAIMABLE));
+
+	xfs_force_shutdown(mp, SHUTDOWN_META_IO_ERROR);
+	xfs_reclaim_inodes_nr(mp, 128);
+	KSHIM_ASSERT(!lookup_cached(mp, sick, &c));
+	xfs_fixture_unmount(&fx);
+	xfs_fixture_remove(&fx);
+}
+
+/*
+ * The superblock shrinker's scan reports as freed what the VFS pruned
+ * from its LRUs, and nothing for the inodes XFS reclaims in its
+ * free_cached_objects (xfs_reclaim_inodes_nr()): their memory goes back
+ * only after an RCU grace period (__xfs_inode_free()), not by the time
+ * the scan returns.
+ */
+static void test_sb_shrinker_reports_xfs_reclaim_as_nothing_freed(void)
+{
+	struct xfs_fixture fx = { .size = IMG_SIZE };
+	struct xfs_mount *mp = xfs_fixture_mount_new(&fx);
+	struct xfs_imap imap;
+	xfs_ino_t inos[3];
+	u64 reclaims;
+	long live;
+
+	inos[0] = reclaimable_file(mp, "a", &imap);
+	inos[1] = reclaimable_file(mp, "b", &imap);
+	inos[2] = reclaimable_file(mp, "c", &imap);
+	make_clean(mp, inos, 3);
+	KSHIM_ASSERT_EQ(list_lru_count(&mp->m_super->s_inode_lru), 0);
+	KSHIM_ASSERT_EQ(xfs_reclaim_inodes_count(mp), 3);
+
+	reclaims = IG_STAT(mp, xs_ig_reclaims);
+	live = kshim_kmem_cache_live(xfs_inode_cache);
+	KSHIM_ASSERT_EQ(shrink_sb(mp->m_super, 128), 0);
+	KSHIM_ASSERT_EQ(IG_STAT(mp, xs_ig_reclaims), reclaims + 3);
+	rcu_barrier();
+	KSHIM_ASSERT_EQ(kshim_kmem_cache_live(xfs_inode_cache), live - 3);
+	xfs_fixture_unmount(&fx);
+	xfs_fixture_remove(&fx);
+}
+
+/*
+ * A file with buffered data not yet allocated on disk (delayed
+ * allocation) when the filesystem shuts down keeps its delalloc
+ * reservation: writeback can no longer convert it, so the inode stays
+ * dirty until the unmount evicts it. Evicting it then is expected, not a
+ * bug: xfs_inodegc_set_reclaimable() complains about delalloc blocks
+ * only on a live filesystem, and the unmount completes.
+ */
+static void test_unmount_after_shutdown_evicts_file_with_delalloc_data(void)
+{
+	struct xfs_fixture fx = { };
+	struct xfs_mount *mp = xfs_fixture_mount_new(&fx);
+	struct dentry *root = kshim_vfs_root(mp->m_super);
+	static const char data[4096] = "delalloc";
+	struct file *f;
+
+	KSHIM_ASSERT_EQ_FATAL(kshim_vfs_open(root, "d", O_RDWR | O_CREAT,
+					     0644, &f), 0);
+	KSHIM_ASSERT_EQ(kshim_vfs_pwrite(f, data, sizeof(data), 0, 0),
+			sizeof(data));
+	KSHIM_ASSERT(XFS_I(file_inode(f))->i_delayed_blks > 0);
+	xfs_force_shutdown(mp, SHUTDOWN_META_IO_ERROR);
+	kshim_vfs_close(f);
+	kshim_vfs_put(root);
+	/* Dirty: not on the inode LRU, for the unmount to evict. */
+	KSHIM_ASSERT_EQ(list_lru_count(&mp->m_super->s_inode_lru), 0);
+	xfs_fixture_unmount(&fx);
+	xfs_fixture_remove(&fx);
+}
+
+/*
+ * kshim's check at unmount (kshim_xfs_unmount()): a perag reference left
+ * held, here the test's own xfs_perag_get() without its put, fails the
+ * test. The kernel's xfs_free_perag_range() only alerts and frees the
+ * perag all the same.
+ */
+static void test_unmount_reports_a_leaked_perag_reference(void)
+{
+	struct xfs_fixture fx = { };
+	struct xfs_mount *mp = xfs_fixture_mount_new(&fx);
+
+	KSHIM_ASSERT_NOT_NULL(xfs_perag_get(mp, 0));
+	kshim_test_expect_reports(1);
+	xfs_fixture_unmount(&fx);
+	xfs_fixture_remove(&fx);
+}
+
 /* A lookup that found an inode and is still inside its RCU read-side
  * section (as xfs_iget_cache_hit() is before it takes i_flags_lock). */
 struct rcu_reader {
@@ -652,6 +875,11 @@ static const struct kshim_test tests[] = {
 	KSHIM_TEST(test_reclaim_leaves_pinned_inode),
 	KSHIM_TEST(test_reclaim_leaves_dirty_inode_in_the_ail),
 	KSHIM_TEST(test_reclaim_leaves_inode_being_flushed),
+	KSHIM_TEST(test_reclaim_skips_inode_whose_ilock_is_held),
+	KSHIM_TEST(test_shrinker_keeps_sick_inode_until_shutdown),
+	KSHIM_TEST(test_sb_shrinker_reports_xfs_reclaim_as_nothing_freed),
+	KSHIM_TEST(test_unmount_after_shutdown_evicts_file_with_delalloc_data),
+	KSHIM_TEST(test_unmount_reports_a_leaked_perag_reference),
 	KSHIM_TEST(test_reclaimed_inode_is_freed_after_rcu_grace_period),
 	KSHIM_TEST(test_lookups_race_reclaim_and_get_valid_inodes),
 	KSHIM_TEST(test_reclaim_after_shutdown_completes),

@@ -53,6 +53,14 @@ void __noreturn kshim_unimplemented(const char *func);
 void kshim_printk_clear(void);
 bool kshim_printk_contains(const char *needle);
 const char *kshim_printk_buffer(void);
+/*
+ * A mark of what has been printed so far, and whether NEEDLE was printed
+ * after it (and is still in the buffer, which keeps the newest 128 KiB
+ * at least; kshim_printk_clear() empties it): for glue that checks the
+ * kernel's messages of one step without clearing the test's.
+ */
+unsigned long kshim_printk_mark(void);
+bool kshim_printk_contains_since(unsigned long mark, const char *needle);
 
 /* Allocation accounting (kmalloc, kmem_cache, vmalloc, pages, percpu). */
 long kshim_alloc_outstanding(void);
