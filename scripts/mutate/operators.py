@@ -33,6 +33,9 @@ RELAX = {'<': '<=', '<=': '<', '>': '>=', '>=': '>', '==': '!=',
 DROP_CALL = re.compile(r'(^|_)(unlock|wake|wakeup|put|free|rele|relse|'
 		       r'release|wait|force|complete|up|unpin|clear_bit)'
 		       r'(_|$)|^(up|kfree|iput|complete\w*|wake_up\w*)$')
+# A tracepoint (trace_xfs_log_force()) only reports: dropping it is no
+# bug a patch could make, though its name says "force".
+TRACEPOINT = re.compile(r'trace_\w+$')
 # Never a "call" to drop: statements and annotations.
 KEYWORDS = {'if', 'while', 'for', 'switch', 'return', 'sizeof', 'do',
 	    'else', 'case', 'goto', 'typeof', '__typeof__'}
@@ -180,7 +183,7 @@ def calls(b):
 		if name in BARRIERS:
 			yield ('once', '%s() dropped' % name,
 			       [(t.start, b.toks[c].end, '')], t.start)
-		elif DROP_CALL.search(name):
+		elif DROP_CALL.search(name) and not TRACEPOINT.match(name):
 			whole = b.text[t.start:b.toks[c].end]
 			yield ('drop-call', '%s() dropped' % name,
 			       [(t.start, b.toks[c].end, keep_newlines(whole))],

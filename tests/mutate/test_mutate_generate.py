@@ -92,6 +92,15 @@ class Generate(unittest.TestCase):
 		# The last statement's return is not an early one.
 		self.assertNotIn((24, 'drop-jump', 'return removed'), got)
 
+	def test_a_tracepoint_is_not_a_call_to_drop(self):
+		src = ('void f(struct log *l)\n{\n'
+		       '\ttrace_xfs_log_force(l, 0);\n'
+		       '\txfs_log_force(l, 0);\n}\n')
+		ms = generate.mutants('lib/y.c', src)[0]
+		self.assertEqual([(m.line, m.description) for m in ms
+				  if m.operator == 'drop-call'],
+				 [(4, 'xfs_log_force() dropped')])
+
 	def test_mutants_keep_line_numbers_and_change_one_place(self):
 		ms, _, _ = gen()
 		for m in ms:
