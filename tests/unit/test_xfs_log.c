@@ -596,6 +596,53 @@ static void test_waiters_queue_in_order_and_wake_when_space_frees(void)
 	xfs_fixture_remove(&fx);
 }
 
+/*
+ * A shutdown wakes the tasks waiting for log space, and each fails with
+ * -EIO holding no space: a waiter left asleep would hang the unmount,
+ * one that went on with its reservation would write into a dead log.
+ */
+static void test_shutdown_fails_log_space_waiters_with_eio(void)
+{
+	struct xfs_fixture fx = { };
+	struct xfs_mount *mp;
+	struct xlog *log;
+	struct xlog_ticket *a = NULL;
+	struct reserver b = { };
+	struct task_struct *tb;
+	s64 free0, r0, w0;
+
+	mp = xfs_fixture_mount_new(&fx);
+	log = mp->m_log;
+	quiesce(mp);
+	free0 = space_left(log, &log->l_reserve_head);
+	r0 = grant(&log->l_reserve_head);
+	w0 = grant(&log->l_write_head);
+
+	KSHIM_ASSERT_EQ_FATAL(xfs_log_reserve(mp, free0 * 6 / 10, 1, &a, false),
+			      0);
+	b = (struct reserver){ .mp = mp, .bytes = free0 * 5 / 10 };
+	tb = kshim_task_run(reserver_fn, &b, "reserver-b", -1);
+	KSHIM_ASSERT(POLL_UNTIL_TIMEOUT(nr_waiters(&log->l_reserve_head) == 1,
+					5 * HZ));
+	xfs_force_shutdown(mp, SHUTDOWN_META_IO_ERROR);
+	kshim_task_join(tb);
+	KSHIM_ASSERT_EQ(b.err, -EIO);
+	KSHIM_ASSERT_EQ(nr_waiters(&log->l_reserve_head), 0);
+	/* Only A's space is held; the failed ticket gives back nothing. */
+	KSHIM_ASSERT_EQ(grant(&log->l_reserve_head), r0 + a->t_unit_res);
+	KSHIM_ASSERT_EQ(grant(&log->l_write_head), w0 + a->t_unit_res);
+	xfs_log_ticket_ungrant(log, b.tic);
+	xfs_log_ticket_ungrant(log, a);
+	KSHIM_ASSERT_EQ(grant(&log->l_reserve_head), r0);
+	KSHIM_ASSERT_EQ(grant(&log->l_write_head), w0);
+	/* And a new reservation fails at once, with no ticket. */
+	a = NULL;
+	KSHIM_ASSERT_EQ(xfs_log_reserve(mp, free0 / 10, 1, &a, false), -EIO);
+	KSHIM_ASSERT(a == NULL);
+	xfs_fixture_unmount(&fx);
+	xfs_fixture_remove(&fx);
+}
+
 static unsigned int ail_items(struct xfs_ail *ailp)
 {
 	struct xfs_log_item *lip;
@@ -664,6 +711,7 @@ static const struct kshim_test grant_tests[] = {
 	KSHIM_TEST(test_reserve_regrant_ungrant_account_every_byte),
 	KSHIM_TEST(test_rolling_transaction_returns_its_reservation),
 	KSHIM_TEST(test_waiters_queue_in_order_and_wake_when_space_frees),
+	KSHIM_TEST(test_shutdown_fails_log_space_waiters_with_eio),
 	KSHIM_TEST(test_ail_takes_items_after_their_checkpoint_and_writes_them_back),
 	{ }
 };
