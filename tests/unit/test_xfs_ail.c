@@ -1,0 +1,580 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The AIL (fs/xfs/xfs_trans_ail.c) as its users rely on it, driven by
+ * real transactions on scratch blocks and real inodes: where the
+ * background push target lands in the log, that xfsaild forces the CIL
+ * for pinned items, backs off from items it cannot push instead of
+ * spinning, writes a large AIL back without pausing between batches,
+ * and resubmits inode cluster buffers whose write failed.
+ *
+ * Push rounds and their outcomes are counted with the mount's XFS
+ * statistics (xs_push_ail, xs_push_ail_success, _locked, _pinned,
+ * _flushing, _flush). In the deterministic backend time is virtual and
+ * exact, so the cadence of the rounds is checked there to the round;
+ * in the parallel backend only what a slow host cannot change is.
+ */
+#include <linux/kernel.h>
+#include <linux/delay.h>
+#include <linux/jiffies.h>
+#include <linux/sched.h>
+#include <linux/timekeeping.h>
+#include <kshim/ktest.h>
+#include <kshim/runtime.h>
+#include <kshim/sched.h>
+#include <kshim/bdev.h>
+#include <linux/blk_types.h>
+#include "xfs_fixture.h"
+#include "xfs_inode.h"
+#include "xfs_inode_item.h"
+#include "xfs_buf_item.h"
+#include "xfs_icache.h"
+#include "xfs_stats.h"
+#include "xfs_inode_ops.h"
+
+#define STAT(mp, f)	XFS_STAT_SUM(mp, f)
+
+static bool det(void)
+{
+	return kshim_sched->virtual_time;
+}
+
+static unsigned int ail_items(struct xfs_ail *ailp)
+{
+	struct xfs_log_item *lip;
+	unsigned int n = 0;
+
+	spin_lock(&ailp->ail_lock);
+	list_for_each_entry(lip, &ailp->ail_head, li_ail)
+		n++;
+	spin_unlock(&ailp->ail_lock);
+	return n;
+}
+
+static xfs_lsn_t ail_max_lsn(struct xfs_ail *ailp)
+{
+	struct xfs_log_item *lip;
+	xfs_lsn_t lsn = 0;
+
+	spin_lock(&ailp->ail_lock);
+	if (!list_empty(&ailp->ail_head)) {
+		lip = list_last_entry(&ailp->ail_head, struct xfs_log_item,
+				      li_ail);
+		lsn = lip->li_lsn;
+	}
+	spin_unlock(&ailp->ail_lock);
+	return lsn;
+}
+
+/* Everything committed is on disk and written back: an idle log. */
+static void quiesce(struct xfs_mount *mp)
+{
+	KSHIM_ASSERT_EQ(xfs_log_force(mp, XFS_LOG_SYNC), 0);
+	xfs_ail_push_all_sync(mp->m_ail);
+	KSHIM_ASSERT_EQ_FATAL(xfs_ail_min_lsn(mp->m_ail), 0);
+}
+
+/*
+ * One tr_write transaction logging scratch blocks first..first+n-1
+ * (len payload bytes each, recording seq), into the CIL; with
+ * commit_forced(), then a synchronous force: one checkpoint, its items
+ * in the AIL at one LSN when it returns.
+ */
+static void commit_blocks(struct xfs_mount *mp, unsigned int first,
+			  unsigned int n, u64 seq, unsigned int len)
+{
+	struct xfs_trans *tp;
+	unsigned int b;
+
+	KSHIM_ASSERT_EQ_FATAL(xfs_trans_alloc(mp, &M_RES(mp)->tr_write, 0, 0,
+					      0, &tp), 0);
+	for (b = first; b < first + n; b++)
+		KSHIM_ASSERT_EQ_FATAL(kshim_xfs_scratch_log(tp, b, seq, len), 0);
+	KSHIM_ASSERT_EQ_FATAL(xfs_trans_commit(tp), 0);
+}
+
+static void commit_forced(struct xfs_mount *mp, unsigned int first,
+			  unsigned int n, u64 seq, unsigned int len)
+{
+	commit_blocks(mp, first, n, seq, len);
+	KSHIM_ASSERT_EQ_FATAL(xfs_log_force(mp, XFS_LOG_SYNC), 0);
+}
+
+/* ---- the push target ------------------------------------------------- */
+
+/*
+ * Background pushing keeps a quarter of the log free: while the AIL
+ * spans less than three quarters of the log, xfsaild leaves it alone
+ * (metadata stays in memory, where relogging combines its changes);
+ * once it spans more, the target is the tail plus a quarter of the log,
+ * wrapping into the next cycle when that passes the log's end, and the
+ * items beyond the target stay in the AIL. Here the tail (block 0's
+ * checkpoint) sits in the last quarter of the log, so the target wraps.
+ */
+static void test_background_target_is_a_quarter_of_the_log_past_the_tail(void)
+{
+	struct xfs_fixture fx = { };
+	struct xfs_mount *mp;
+	struct xfs_ail *ailp;
+	struct xlog *log;
+	xfs_lsn_t tail, max, old_target, target;
+	u32 logbb;
+	u64 seq = 1, got;
+	unsigned int i;
+
+	mp = xfs_fixture_mount_new(&fx);
+	log = mp->m_log;
+	ailp = mp->m_ail;
+	logbb = log->l_logBBsize;
+	quiesce(mp);
+
+	/* The head into the last quarter of the log (with a margin). Blocks
+	 * 1..31 relogged each time stay together at the newest LSN: the
+	 * AIL spans nothing, and nothing needs pushing. */
+	for (i = 0; BLOCK_LSN(ail_max_lsn(ailp)) < logbb - logbb / 8; i++) {
+		KSHIM_ASSERT_FATAL(i < 10000);
+		commit_forced(mp, 1, 31, seq++, 1000);
+	}
+	KSHIM_ASSERT_EQ(ail_items(ailp), 31);
+
+	/* Block 0 logged once, with the others: from now on it alone holds
+	 * the tail, at an LSN in the log's last quarter. */
+	commit_forced(mp, 0, 32, seq++, 1000);
+	tail = xfs_ail_min_lsn(ailp);
+	KSHIM_ASSERT_EQ_FATAL(tail, ail_max_lsn(ailp));
+	KSHIM_ASSERT_FATAL(BLOCK_LSN(tail) + (logbb >> 2) >= logbb);
+
+	/* The others relogged until the AIL spans just over three quarters
+	 * of the log (the head wraps). */
+	old_target = READ_ONCE(ailp->ail_target);
+	for (i = 0; xlog_lsn_sub(log, ail_max_lsn(ailp), tail) <=
+		    log->l_logsize - (log->l_logsize >> 2); i++) {
+		KSHIM_ASSERT_FATAL(i < 10000);
+		commit_forced(mp, 1, 31, seq++, 1000);
+	}
+	max = ail_max_lsn(ailp);
+	KSHIM_ASSERT_EQ(CYCLE_LSN(max), CYCLE_LSN(tail) + 1);
+
+	/* xfsaild sets its target (now, or when a reserver woke it). */
+	xfs_ail_push(ailp);
+	KSHIM_ASSERT_FATAL(POLL_UNTIL_TIMEOUT(READ_ONCE(ailp->ail_target) !=
+					      old_target, 10 * HZ));
+	target = READ_ONCE(ailp->ail_target);
+	KSHIM_ASSERT_EQ_FATAL(CYCLE_LSN(target), CYCLE_LSN(tail) + 1);
+	KSHIM_ASSERT(XFS_LSN_CMP(target, tail) > 0);
+	KSHIM_ASSERT_EQ(xlog_lsn_sub(log, target, tail),
+			(s64)BBTOB(logbb >> 2));
+	KSHIM_ASSERT(XFS_LSN_CMP(target, max) < 0);
+
+	/* Block 0 is written back, moving the tail; the 31 blocks past the
+	 * target stay in the AIL, however long xfsaild runs. */
+	KSHIM_ASSERT(POLL_UNTIL_TIMEOUT(xfs_ail_min_lsn(ailp) != tail, 10 * HZ));
+	msleep(300);
+	KSHIM_ASSERT_EQ(ail_items(ailp), 31);
+	KSHIM_ASSERT(XFS_LSN_CMP(xfs_ail_min_lsn(ailp), target) > 0);
+	KSHIM_ASSERT_EQ(READ_ONCE(ailp->ail_target), target);
+	KSHIM_ASSERT_EQ(kshim_xfs_scratch_read(mp, 0, &got), 0);
+	KSHIM_ASSERT_EQ(got, seq - 1 - i);
+	KSHIM_ASSERT_EQ(kshim_xfs_scratch_read(mp, 1, &got), 0);
+	KSHIM_ASSERT(got < seq - 1 - i);	/* not since block 0's commit */
+
+	xfs_fixture_unmount(&fx);
+	xfs_fixture_remove(&fx);
+}
+
+/* ---- pinned items ---------------------------------------------------- */
+
+/*
+ * An item relogged into the CIL is pinned: writing its buffer back
+ * would put on disk a change the log does not yet hold. xfsaild cannot
+ * push it, and must not wait for the next background CIL push (which
+ * may be seconds away, with the log tail stuck behind it): it forces
+ * the CIL itself, which unpins the item, and then writes it back.
+ */
+static void test_aild_forces_the_cil_to_unpin_items(void)
+{
+	struct xfs_fixture fx = { };
+	struct xfs_mount *mp;
+	struct xfs_ail *ailp;
+	u64 pinned, flush, got;
+	unsigned int b;
+
+	mp = xfs_fixture_mount_new(&fx);
+	ailp = mp->m_ail;
+	quiesce(mp);
+
+	xfs_fixture_commit(&fx, 0xff, 200);
+	KSHIM_ASSERT_EQ(xfs_fixture_force(&fx), 0);
+	KSHIM_ASSERT_EQ(ail_items(ailp), 8);
+	/* Relogged, in the CIL only: the 8 AIL items are pinned. */
+	xfs_fixture_commit(&fx, 0xff, 200);
+	KSHIM_ASSERT(!xlog_cil_empty(mp->m_log));
+
+	pinned = STAT(mp, xs_push_ail_pinned);
+	flush = STAT(mp, xs_push_ail_flush);
+	xfs_ail_push_all_sync(ailp);
+	KSHIM_ASSERT_EQ(ail_items(ailp), 0);
+	KSHIM_ASSERT(STAT(mp, xs_push_ail_pinned) >= pinned + 8);
+	KSHIM_ASSERT(STAT(mp, xs_push_ail_flush) > flush);
+	KSHIM_ASSERT(xlog_cil_empty(mp->m_log));
+	/* What was written back is the relogged version. */
+	for (b = 0; b < 8; b++) {
+		KSHIM_ASSERT_EQ(kshim_xfs_scratch_read(mp, b, &got), 0);
+		KSHIM_ASSERT_EQ(got, 2);
+	}
+	xfs_fixture_unmount(&fx);
+	xfs_fixture_remove(&fx);
+}
+
+/*
+ * The other side: with nothing pinned, pushing the AIL leaves the CIL
+ * alone. A CIL flush is a checkpoint write; forcing one whenever xfsaild
+ * starts a pass would turn every AIL push into log I/O and defeat the
+ * CIL's batching of changes.
+ */
+static void test_aild_leaves_the_cil_alone_when_nothing_is_pinned(void)
+{
+	struct xfs_fixture fx = { };
+	struct xfs_mount *mp;
+	struct xfs_ail *ailp;
+	u64 pinned, flush, success, flushing, got;
+	unsigned int b;
+
+	mp = xfs_fixture_mount_new(&fx);
+	ailp = mp->m_ail;
+	quiesce(mp);
+
+	xfs_fixture_commit(&fx, 0xff, 200);
+	KSHIM_ASSERT_EQ(xfs_fixture_force(&fx), 0);
+	/* Other blocks, in the CIL only: nothing in the AIL is pinned. */
+	xfs_fixture_commit(&fx, 0xff00, 200);
+
+	pinned = STAT(mp, xs_push_ail_pinned);
+	flush = STAT(mp, xs_push_ail_flush);
+	success = STAT(mp, xs_push_ail_success);
+	flushing = STAT(mp, xs_push_ail_flushing);
+	xfs_ail_push_all_sync(ailp);
+	KSHIM_ASSERT_EQ(ail_items(ailp), 0);
+	KSHIM_ASSERT_EQ(STAT(mp, xs_push_ail_pinned), pinned);
+	KSHIM_ASSERT_EQ(STAT(mp, xs_push_ail_flush), flush);
+	KSHIM_ASSERT(!xlog_cil_empty(mp->m_log));
+	/* Each buffer written once, none found already queued. */
+	KSHIM_ASSERT_EQ(STAT(mp, xs_push_ail_success), success + 8);
+	KSHIM_ASSERT_EQ(STAT(mp, xs_push_ail_flushing), flushing);
+	for (b = 0; b < 16; b++) {
+		KSHIM_ASSERT_EQ(kshim_xfs_scratch_read(mp, b, &got), 0);
+		KSHIM_ASSERT_EQ(got, b < 8 ? 1 : 0);
+	}
+	xfs_fixture_unmount(&fx);
+	xfs_fixture_remove(&fx);
+}
+
+/* ---- items xfsaild cannot push: back off, do not spin ---------------- */
+
+/* The buffers of the AIL items at the AIL's lowest LSN, held and locked
+ * by the test: xfsaild's trylock of them fails (XFS_ITEM_LOCKED). */
+static unsigned int lock_oldest(struct xfs_ail *ailp, struct xfs_buf **bps,
+				unsigned int max)
+{
+	struct xfs_log_item *lip;
+	struct xfs_buf *bp;
+	xfs_lsn_t lsn;
+	unsigned int n = 0, i;
+
+	spin_lock(&ailp->ail_lock);
+	lip = list_first_entry_or_null(&ailp->ail_head, struct xfs_log_item,
+				       li_ail);
+	lsn = lip ? lip->li_lsn : 0;
+	list_for_each_entry(lip, &ailp->ail_head, li_ail) {
+		if (lip->li_lsn != lsn || n == max)
+			break;
+		if (lip->li_type != XFS_LI_BUF)
+			continue;
+		bp = container_of(lip, struct xfs_buf_log_item,
+				  bli_item)->bli_buf;
+		xfs_buf_hold(bp);
+		bps[n++] = bp;
+	}
+	spin_unlock(&ailp->ail_lock);
+	for (i = 0; i < n; i++)
+		xfs_buf_lock(bps[i]);
+	return n;
+}
+
+static void unlock_all(struct xfs_buf **bps, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		xfs_buf_relse(bps[i]);
+}
+
+/*
+ * Passes in a window of W ms starting with a wake-up: one at once, then
+ * one per back-off, so at most W / back-off + 1. The parallel backend's
+ * test may read the counters a little after its sleep ends, when
+ * another pass may have run: a slack of 2 there.
+ */
+static unsigned int slack(void)
+{
+	return det() ? 0 : 2;
+}
+
+/* The back-off windows: virtual time costs nothing in det; in the
+ * parallel backend they are real time, so short. Not multiples of the
+ * back-off, so that the test never wakes at the instant of a pass. */
+#define WINDOW_DET_MS	1010
+#define WINDOW_PAR_MS	310
+
+/*
+ * Over 100 items that cannot be pushed (their buffers locked elsewhere)
+ * make xfsaild give up the pass after 101 of them, leave what lies
+ * behind them for later, and back off 20 ms before it starts again from
+ * the tail: a traversal of stuck items only slows the transactions
+ * inserting into and removing from the AIL. It must not spin on them,
+ * and it must keep trying: once they are unlocked, the AIL empties.
+ */
+static void test_aild_backs_off_from_many_stuck_items(void)
+{
+	struct xfs_fixture fx = { };
+	static struct xfs_buf *bps[128];
+	struct xfs_mount *mp;
+	struct xfs_ail *ailp;
+	unsigned int n, window = det() ? WINDOW_DET_MS : WINDOW_PAR_MS;
+	u64 rounds, locked, success;
+	unsigned int b;
+
+	mp = xfs_fixture_mount_new(&fx);
+	ailp = mp->m_ail;
+	quiesce(mp);
+
+	/* 120 items at one LSN (one checkpoint of three transactions), 40
+	 * behind them at the next. */
+	for (b = 0; b < 120; b += 40)
+		commit_blocks(mp, 100 + b, 40, 1, 16);
+	KSHIM_ASSERT_EQ_FATAL(xfs_log_force(mp, XFS_LOG_SYNC), 0);
+	commit_forced(mp, 300, 40, 1, 16);
+	KSHIM_ASSERT_EQ_FATAL(ail_items(ailp), 160);
+	n = lock_oldest(ailp, bps, ARRAY_SIZE(bps));
+
+	rounds = STAT(mp, xs_push_ail);
+	locked = STAT(mp, xs_push_ail_locked);
+	success = STAT(mp, xs_push_ail_success);
+	xfs_ail_push_all(ailp);
+	msleep(window);
+	rounds = STAT(mp, xs_push_ail) - rounds;
+	locked = STAT(mp, xs_push_ail_locked) - locked;
+	success = STAT(mp, xs_push_ail_success) - success;
+	kshim_info("stuck: %u locked items, %llu passes, %llu locked pushes, "
+		   "%llu pushed in %u ms\n", n, rounds, locked, success,
+		   window);
+
+	KSHIM_ASSERT(n > 101);
+	/* Not spinning: a pass every 20 ms at most. */
+	KSHIM_ASSERT(rounds >= 1);
+	KSHIM_ASSERT(rounds <= window / 20 + 1 + slack());
+	/* Each pass gives up after 101 stuck items (one may be under way)
+	 * and never reaches the items behind them. */
+	KSHIM_ASSERT(locked <= (rounds + 1) * 101);
+	KSHIM_ASSERT(locked >= (rounds - 1) * 101);
+	KSHIM_ASSERT_EQ(ail_items(ailp), 160);
+	if (det()) {
+		/* Exact in virtual time: every 20 ms, 101 items each. */
+		KSHIM_ASSERT(rounds >= window / 20 - 1);
+		KSHIM_ASSERT_EQ(locked, rounds * 101);
+	}
+
+	unlock_all(bps, n);
+	xfs_ail_push_all_sync(ailp);
+	KSHIM_ASSERT_EQ(ail_items(ailp), 0);
+	xfs_fixture_unmount(&fx);
+	xfs_fixture_remove(&fx);
+}
+
+/*
+ * A few stuck items at the push target: the pass reached its target,
+ * so xfsaild waits the longer 50 ms for I/O to complete before it scans
+ * again, not the 20 ms of a pass that gave up early.
+ */
+static void test_aild_waits_longer_when_stuck_at_its_target(void)
+{
+	struct xfs_fixture fx = { };
+	struct xfs_buf *bps[8];
+	struct xfs_mount *mp;
+	struct xfs_ail *ailp;
+	unsigned int n, window = det() ? WINDOW_DET_MS : WINDOW_PAR_MS;
+	u64 rounds, locked;
+
+	mp = xfs_fixture_mount_new(&fx);
+	ailp = mp->m_ail;
+	quiesce(mp);
+
+	xfs_fixture_commit(&fx, 0xff, 200);
+	KSHIM_ASSERT_EQ(xfs_fixture_force(&fx), 0);
+	n = lock_oldest(ailp, bps, ARRAY_SIZE(bps));
+	KSHIM_ASSERT_EQ(n, 8);
+
+	rounds = STAT(mp, xs_push_ail);
+	locked = STAT(mp, xs_push_ail_locked);
+	xfs_ail_push_all(ailp);
+	msleep(window);
+	rounds = STAT(mp, xs_push_ail) - rounds;
+	locked = STAT(mp, xs_push_ail_locked) - locked;
+	kshim_info("at target: %llu passes, %llu locked pushes in %u ms\n",
+		   rounds, locked, window);
+
+	KSHIM_ASSERT(rounds >= 1);
+	KSHIM_ASSERT(rounds <= window / 50 + 1 + slack());
+	KSHIM_ASSERT(locked <= (rounds + 1) * 8);
+	KSHIM_ASSERT_EQ(ail_items(ailp), 8);
+	if (det()) {
+		KSHIM_ASSERT(rounds >= window / 50 - 1);
+		KSHIM_ASSERT_EQ(locked, rounds * 8);
+	}
+
+	unlock_all(bps, n);
+	xfs_ail_push_all_sync(ailp);
+	KSHIM_ASSERT_EQ(ail_items(ailp), 0);
+	xfs_fixture_unmount(&fx);
+	xfs_fixture_remove(&fx);
+}
+
+/* ---- a large AIL ------------------------------------------------------ */
+
+#define BIG_CHECKPOINTS	96
+#define BIG_PER_CP	25
+#define BIG_ITEMS	(BIG_CHECKPOINTS * BIG_PER_CP)
+
+/*
+ * 2400 items in 96 checkpoints. xfsaild pushes at most about 1000 items
+ * a pass (stopping only between LSNs), and while it has not reached its
+ * target it starts the next pass at once: writing back a large AIL
+ * takes a few passes, each over many checkpoints, each buffer written
+ * once. (The time it takes is not checked: in det the clock also runs
+ * with every scheduling decision, and the writes' completions, not
+ * xfsaild's pauses, set it.)
+ */
+static void test_aild_writes_a_large_ail_back_in_few_passes(void)
+{
+	struct xfs_fixture fx = { .size = 256ULL << 20 };
+	struct xfs_mount *mp;
+	struct xfs_ail *ailp;
+	u64 rounds, success, flushing, got, t0, elapsed;
+	unsigned int c;
+
+	mp = xfs_fixture_mount_new(&fx);
+	ailp = mp->m_ail;
+	quiesce(mp);
+	KSHIM_ASSERT_FATAL(kshim_xfs_scratch_blocks(mp) >= BIG_ITEMS);
+
+	for (c = 0; c < BIG_CHECKPOINTS; c++)
+		commit_forced(mp, c * BIG_PER_CP, BIG_PER_CP, 1, 16);
+	KSHIM_ASSERT_EQ_FATAL(ail_items(ailp), BIG_ITEMS);
+
+	rounds = STAT(mp, xs_push_ail);
+	success = STAT(mp, xs_push_ail_success);
+	flushing = STAT(mp, xs_push_ail_flushing);
+	t0 = ktime_get_ns();
+	xfs_ail_push_all_sync(ailp);
+	elapsed = ktime_get_ns() - t0;
+	rounds = STAT(mp, xs_push_ail) - rounds;
+	success = STAT(mp, xs_push_ail_success) - success;
+	flushing = STAT(mp, xs_push_ail_flushing) - flushing;
+	kshim_info("large AIL: %u items, %llu passes, %llu pushed, %llu "
+		   "flushing, %llu us\n", BIG_ITEMS, rounds, success,
+		   flushing, elapsed / NSEC_PER_USEC);
+
+	KSHIM_ASSERT_EQ(ail_items(ailp), 0);
+	/* Every buffer written once. */
+	KSHIM_ASSERT_EQ(success, BIG_ITEMS);
+	KSHIM_ASSERT_EQ(flushing, 0);
+	/* Passes of ~1000 items, not one per checkpoint (a slow parallel
+	 * host may add passes that find buffers still under I/O). */
+	KSHIM_ASSERT(rounds >= BIG_ITEMS / 1000);
+	KSHIM_ASSERT(rounds <= (det() ? BIG_ITEMS / 1000 + 2 : 20));
+	for (c = 0; c < BIG_ITEMS; c += 97) {
+		KSHIM_ASSERT_EQ(kshim_xfs_scratch_read(mp, c, &got), 0);
+		KSHIM_ASSERT_EQ(got, 1);
+	}
+	xfs_fixture_unmount(&fx);
+	xfs_fixture_remove(&fx);
+}
+
+/* ---- failed writes ---------------------------------------------------- */
+
+/*
+ * A transient write error on an inode cluster buffer the AIL pushed:
+ * the buffer layer retries it once at once; when that fails too, the
+ * inode items are marked failed and the buffer released (metadata
+ * errors are retried forever by default). xfsaild then resubmits the
+ * failed buffer; when the device works again the write succeeds, the
+ * inodes leave the AIL, and the filesystem never shut down.
+ */
+static void test_aild_resubmits_a_failed_inode_buffer(void)
+{
+	struct xfs_fixture fx = { };
+	struct kshim_fault eio = {
+		.ops = KSHIM_FAULT_WRITE,
+		.status = BLK_STS_IOERR,
+		.times = 2,
+	};
+	struct xfs_mount *mp;
+	struct xfs_ail *ailp;
+	struct xfs_inode *ip;
+	struct kshim_bdev *kb;
+	xfs_ino_t ino;
+	u64 success;
+	int id;
+
+	mp = xfs_fixture_mount_new(&fx);
+	ailp = mp->m_ail;
+	kb = kshim_xfs_data_bdev(fx.x);
+	quiesce(mp);
+
+	KSHIM_ASSERT_EQ_FATAL(xfs_test_create(mp, "f", &ip), 0);
+	ino = ip->i_ino;
+	eio.start = ip->i_imap.im_blkno;
+	eio.nr_sectors = ip->i_imap.im_len;
+	KSHIM_ASSERT_EQ(xfs_log_force(mp, XFS_LOG_SYNC), 0);
+	KSHIM_ASSERT_FATAL(ip->i_itemp != NULL);
+	KSHIM_ASSERT(test_bit(XFS_LI_IN_AIL, &ip->i_itemp->ili_item.li_flags));
+
+	kshim_printk_clear();
+	id = kshim_bdev_add_fault(kb, &eio);
+	KSHIM_ASSERT_FATAL(id >= 0);
+	success = STAT(mp, xs_push_ail_success);
+	xfs_ail_push_all_sync(ailp);
+
+	KSHIM_ASSERT_EQ(kshim_bdev_fault_hits(kb, id), 2);
+	KSHIM_ASSERT(kshim_printk_contains("metadata I/O error"));
+	KSHIM_ASSERT_EQ(ail_items(ailp), 0);
+	KSHIM_ASSERT(!test_bit(XFS_LI_FAILED, &ip->i_itemp->ili_item.li_flags));
+	/* Pushed, then pushed again from its failed state. */
+	KSHIM_ASSERT(STAT(mp, xs_push_ail_success) >= success + 2);
+	KSHIM_ASSERT(!xfs_is_shutdown(mp));
+	kshim_bdev_clear_faults(kb);
+	xfs_irele(ip);
+
+	/* What was written is the inode: it reads back from disk. */
+	xfs_fixture_unmount(&fx);
+	KSHIM_ASSERT_EQ_FATAL(xfs_fixture_remount(&fx), 0);
+	KSHIM_ASSERT_EQ(xfs_iget(fx.mp, NULL, ino, 0, 0, &ip), 0);
+	if (ip) {
+		KSHIM_ASSERT_EQ(VFS_I(ip)->i_mode & S_IFMT, S_IFREG);
+		xfs_irele(ip);
+	}
+	xfs_fixture_unmount(&fx);
+	xfs_fixture_remove(&fx);
+}
+
+static const struct kshim_test ail_tests[] = {
+	KSHIM_TEST(test_background_target_is_a_quarter_of_the_log_past_the_tail),
+	KSHIM_TEST(test_aild_forces_the_cil_to_unpin_items),
+	KSHIM_TEST(test_aild_leaves_the_cil_alone_when_nothing_is_pinned),
+	KSHIM_TEST(test_aild_backs_off_from_many_stuck_items),
+	KSHIM_TEST(test_aild_waits_longer_when_stuck_at_its_target),
+	KSHIM_TEST(test_aild_writes_a_large_ail_back_in_few_passes),
+	KSHIM_TEST(test_aild_resubmits_a_failed_inode_buffer),
+	{ }
+};
+
+KSHIM_SUITES({ "ail", NULL, NULL, ail_tests });
