@@ -38,17 +38,7 @@ static bool det(void)
 	return kshim_sched->virtual_time;
 }
 
-static unsigned int ail_items(struct xfs_ail *ailp)
-{
-	struct xfs_log_item *lip;
-	unsigned int n = 0;
-
-	spin_lock(&ailp->ail_lock);
-	list_for_each_entry(lip, &ailp->ail_head, li_ail)
-		n++;
-	spin_unlock(&ailp->ail_lock);
-	return n;
-}
+#define ail_items(ailp)	xfs_fixture_ail_items(ailp)
 
 static xfs_lsn_t ail_max_lsn(struct xfs_ail *ailp)
 {
@@ -63,6 +53,20 @@ static xfs_lsn_t ail_max_lsn(struct xfs_ail *ailp)
 	}
 	spin_unlock(&ailp->ail_lock);
 	return lsn;
+}
+
+/* Scratch blocks first, first + step, ... below end hold, on the device,
+ * what the commit numbered seq wrote (0: never written). */
+static void expect_on_disk(struct xfs_mount *mp, unsigned int first,
+			   unsigned int end, unsigned int step, u64 seq)
+{
+	unsigned int b;
+	u64 got;
+
+	for (b = first; b < end; b += step) {
+		KSHIM_ASSERT_EQ(kshim_xfs_scratch_read(mp, b, &got), 0);
+		KSHIM_ASSERT_EQ(got, seq);
+	}
 }
 
 /* Everything committed is on disk and written back: an idle log. */
@@ -213,8 +217,7 @@ static void test_aild_forces_the_cil_to_unpin_items(void)
 	struct xfs_fixture fx = { };
 	struct xfs_mount *mp;
 	struct xfs_ail *ailp;
-	u64 pinned, flush, got;
-	unsigned int b;
+	u64 pinned, flush;
 
 	mp = xfs_fixture_mount_new(&fx);
 	ailp = mp->m_ail;
@@ -235,10 +238,7 @@ static void test_aild_forces_the_cil_to_unpin_items(void)
 	KSHIM_ASSERT(STAT(mp, xs_push_ail_flush) > flush);
 	KSHIM_ASSERT(xlog_cil_empty(mp->m_log));
 	/* What was written back is the relogged version. */
-	for (b = 0; b < 8; b++) {
-		KSHIM_ASSERT_EQ(kshim_xfs_scratch_read(mp, b, &got), 0);
-		KSHIM_ASSERT_EQ(got, 2);
-	}
+	expect_on_disk(mp, 0, 8, 1, 2);
 	xfs_fixture_unmount(&fx);
 	xfs_fixture_remove(&fx);
 }
@@ -254,8 +254,7 @@ static void test_aild_leaves_the_cil_alone_when_nothing_is_pinned(void)
 	struct xfs_fixture fx = { };
 	struct xfs_mount *mp;
 	struct xfs_ail *ailp;
-	u64 pinned, flush, success, flushing, got;
-	unsigned int b;
+	u64 pinned, flush, success, flushing;
 
 	mp = xfs_fixture_mount_new(&fx);
 	ailp = mp->m_ail;
@@ -278,10 +277,8 @@ static void test_aild_leaves_the_cil_alone_when_nothing_is_pinned(void)
 	/* Each buffer written once, none found already queued. */
 	KSHIM_ASSERT_EQ(STAT(mp, xs_push_ail_success), success + 8);
 	KSHIM_ASSERT_EQ(STAT(mp, xs_push_ail_flushing), flushing);
-	for (b = 0; b < 16; b++) {
-		KSHIM_ASSERT_EQ(kshim_xfs_scratch_read(mp, b, &got), 0);
-		KSHIM_ASSERT_EQ(got, b < 8 ? 1 : 0);
-	}
+	expect_on_disk(mp, 0, 8, 1, 1);
+	expect_on_disk(mp, 8, 16, 1, 0);	/* still in the CIL */
 	/* Idle, the AIL empty: not counted as load. */
 	msleep(100);
 	KSHIM_ASSERT(aild_sleeps_in(ailp, TASK_INTERRUPTIBLE));
@@ -484,7 +481,7 @@ static void test_aild_writes_a_large_ail_back_in_few_passes(void)
 	struct xfs_fixture fx = { .size = 256ULL << 20 };
 	struct xfs_mount *mp;
 	struct xfs_ail *ailp;
-	u64 rounds, success, flushing, got, t0, elapsed;
+	u64 rounds, success, flushing, t0, elapsed;
 	unsigned int c;
 
 	mp = xfs_fixture_mount_new(&fx);
@@ -517,10 +514,7 @@ static void test_aild_writes_a_large_ail_back_in_few_passes(void)
 	 * host may add passes that find buffers still under I/O). */
 	KSHIM_ASSERT(rounds >= BIG_ITEMS / 1000);
 	KSHIM_ASSERT(rounds <= (det() ? BIG_ITEMS / 1000 + 2 : 20));
-	for (c = 0; c < BIG_ITEMS; c += 97) {
-		KSHIM_ASSERT_EQ(kshim_xfs_scratch_read(mp, c, &got), 0);
-		KSHIM_ASSERT_EQ(got, 1);
-	}
+	expect_on_disk(mp, 0, BIG_ITEMS, 97, 1);
 	xfs_fixture_unmount(&fx);
 	xfs_fixture_remove(&fx);
 }
