@@ -17,7 +17,6 @@
 #include <linux/delay.h>
 #include <linux/jiffies.h>
 #include <linux/sched.h>
-#include <linux/timekeeping.h>
 #include <kshim/ktest.h>
 #include <kshim/runtime.h>
 #include <kshim/sched.h>
@@ -31,7 +30,38 @@
 #include "xfs_stats.h"
 #include "xfs_inode_ops.h"
 
-#define STAT(mp, f)	XFS_STAT_SUM(mp, f)
+/* The mount's AIL push statistics (/proc/fs/xfs/stat's push_ail line). */
+struct push_stats {
+	u64 passes, success, locked, pinned, flushing, flush;
+};
+
+static void push_stats(struct xfs_mount *mp, struct push_stats *s)
+{
+	s->passes = XFS_STAT_SUM(mp, xs_push_ail);
+	s->success = XFS_STAT_SUM(mp, xs_push_ail_success);
+	s->locked = XFS_STAT_SUM(mp, xs_push_ail_locked);
+	s->pinned = XFS_STAT_SUM(mp, xs_push_ail_pinned);
+	s->flushing = XFS_STAT_SUM(mp, xs_push_ail_flushing);
+	s->flush = XFS_STAT_SUM(mp, xs_push_ail_flush);
+}
+
+/* Turn @s, read earlier, into how much each statistic grew since. */
+static void push_stats_since(struct xfs_mount *mp, struct push_stats *s,
+			     const char *what)
+{
+	struct push_stats now;
+
+	push_stats(mp, &now);
+	s->passes = now.passes - s->passes;
+	s->success = now.success - s->success;
+	s->locked = now.locked - s->locked;
+	s->pinned = now.pinned - s->pinned;
+	s->flushing = now.flushing - s->flushing;
+	s->flush = now.flush - s->flush;
+	kshim_info("%s: %llu passes, %llu pushed, %llu locked, %llu pinned, "
+		   "%llu flushing, %llu CIL flushes\n", what, s->passes,
+		   s->success, s->locked, s->pinned, s->flushing, s->flush);
+}
 
 static bool det(void)
 {
@@ -217,7 +247,7 @@ static void test_aild_forces_the_cil_to_unpin_items(void)
 	struct xfs_fixture fx = { };
 	struct xfs_mount *mp;
 	struct xfs_ail *ailp;
-	u64 pinned, flush;
+	struct push_stats st;
 
 	mp = xfs_fixture_mount_new(&fx);
 	ailp = mp->m_ail;
@@ -230,12 +260,12 @@ static void test_aild_forces_the_cil_to_unpin_items(void)
 	xfs_fixture_commit(&fx, 0xff, 200);
 	KSHIM_ASSERT(!xlog_cil_empty(mp->m_log));
 
-	pinned = STAT(mp, xs_push_ail_pinned);
-	flush = STAT(mp, xs_push_ail_flush);
+	push_stats(mp, &st);
 	xfs_ail_push_all_sync(ailp);
+	push_stats_since(mp, &st, "pinned");
 	KSHIM_ASSERT_EQ(ail_items(ailp), 0);
-	KSHIM_ASSERT(STAT(mp, xs_push_ail_pinned) >= pinned + 8);
-	KSHIM_ASSERT(STAT(mp, xs_push_ail_flush) > flush);
+	KSHIM_ASSERT(st.pinned >= 8);
+	KSHIM_ASSERT(st.flush >= 1);
 	KSHIM_ASSERT(xlog_cil_empty(mp->m_log));
 	/* What was written back is the relogged version. */
 	expect_on_disk(mp, 0, 8, 1, 2);
@@ -254,7 +284,7 @@ static void test_aild_leaves_the_cil_alone_when_nothing_is_pinned(void)
 	struct xfs_fixture fx = { };
 	struct xfs_mount *mp;
 	struct xfs_ail *ailp;
-	u64 pinned, flush, success, flushing;
+	struct push_stats st;
 
 	mp = xfs_fixture_mount_new(&fx);
 	ailp = mp->m_ail;
@@ -265,18 +295,16 @@ static void test_aild_leaves_the_cil_alone_when_nothing_is_pinned(void)
 	/* Other blocks, in the CIL only: nothing in the AIL is pinned. */
 	xfs_fixture_commit(&fx, 0xff00, 200);
 
-	pinned = STAT(mp, xs_push_ail_pinned);
-	flush = STAT(mp, xs_push_ail_flush);
-	success = STAT(mp, xs_push_ail_success);
-	flushing = STAT(mp, xs_push_ail_flushing);
+	push_stats(mp, &st);
 	xfs_ail_push_all_sync(ailp);
+	push_stats_since(mp, &st, "nothing pinned");
 	KSHIM_ASSERT_EQ(ail_items(ailp), 0);
-	KSHIM_ASSERT_EQ(STAT(mp, xs_push_ail_pinned), pinned);
-	KSHIM_ASSERT_EQ(STAT(mp, xs_push_ail_flush), flush);
+	KSHIM_ASSERT_EQ(st.pinned, 0);
+	KSHIM_ASSERT_EQ(st.flush, 0);
 	KSHIM_ASSERT(!xlog_cil_empty(mp->m_log));
 	/* Each buffer written once, none found already queued. */
-	KSHIM_ASSERT_EQ(STAT(mp, xs_push_ail_success), success + 8);
-	KSHIM_ASSERT_EQ(STAT(mp, xs_push_ail_flushing), flushing);
+	KSHIM_ASSERT_EQ(st.success, 8);
+	KSHIM_ASSERT_EQ(st.flushing, 0);
 	expect_on_disk(mp, 0, 8, 1, 1);
 	expect_on_disk(mp, 8, 16, 1, 0);	/* still in the CIL */
 	/* Idle, the AIL empty: not counted as load. */
@@ -318,12 +346,16 @@ static unsigned int lock_oldest(struct xfs_ail *ailp, struct xfs_buf **bps,
 	return n;
 }
 
-static void unlock_all(struct xfs_buf **bps, unsigned int n)
+/* Unlock them: xfsaild, which kept trying, now writes the AIL back. */
+static void unlock_and_drain(struct xfs_ail *ailp, struct xfs_buf **bps,
+			     unsigned int n)
 {
 	unsigned int i;
 
 	for (i = 0; i < n; i++)
 		xfs_buf_relse(bps[i]);
+	xfs_ail_push_all_sync(ailp);
+	KSHIM_ASSERT_EQ(ail_items(ailp), 0);
 }
 
 /*
@@ -344,6 +376,37 @@ static unsigned int slack(void)
 #define WINDOW_PAR_MS	310
 
 /*
+ * What a window of xfsaild's passes over @per_pass stuck items each,
+ * backing off @backoff ms between them, must show: never more often
+ * (no spinning), each pass trying exactly @per_pass; in det, where the
+ * clock is exact, no less often either.
+ */
+static void expect_backoff(const struct push_stats *st, unsigned int window,
+			   unsigned int backoff, unsigned int per_pass)
+{
+	KSHIM_ASSERT(st->passes >= 1);
+	KSHIM_ASSERT(st->passes <= window / backoff + 1 + slack());
+	/* One pass may be under way when the test reads. */
+	KSHIM_ASSERT(st->locked <= (st->passes + 1) * per_pass);
+	KSHIM_ASSERT(st->locked >= (st->passes - 1) * per_pass);
+	KSHIM_ASSERT_EQ(st->success, 0);
+	if (det()) {
+		KSHIM_ASSERT(st->passes >= window / backoff - 1);
+		KSHIM_ASSERT_EQ(st->locked, st->passes * per_pass);
+	}
+}
+
+/* xfsaild told to push everything, left to it for @window ms, counted. */
+static void push_all_for(struct xfs_mount *mp, unsigned int window,
+			 struct push_stats *st, const char *what)
+{
+	push_stats(mp, st);
+	xfs_ail_push_all(mp->m_ail);
+	msleep(window);
+	push_stats_since(mp, st, what);
+}
+
+/*
  * Over 100 items that cannot be pushed (their buffers locked elsewhere)
  * make xfsaild give up the pass after 101 of them, leave what lies
  * behind them for later, and back off 20 ms before it starts again from
@@ -358,7 +421,7 @@ static void test_aild_backs_off_from_many_stuck_items(void)
 	struct xfs_mount *mp;
 	struct xfs_ail *ailp;
 	unsigned int n, window = det() ? WINDOW_DET_MS : WINDOW_PAR_MS;
-	u64 rounds, locked, success;
+	struct push_stats st;
 	unsigned int b;
 
 	mp = xfs_fixture_mount_new(&fx);
@@ -374,38 +437,16 @@ static void test_aild_backs_off_from_many_stuck_items(void)
 	KSHIM_ASSERT_EQ_FATAL(ail_items(ailp), 160);
 	n = lock_oldest(ailp, bps, ARRAY_SIZE(bps));
 
-	rounds = STAT(mp, xs_push_ail);
-	locked = STAT(mp, xs_push_ail_locked);
-	success = STAT(mp, xs_push_ail_success);
-	xfs_ail_push_all(ailp);
-	msleep(window);
-	rounds = STAT(mp, xs_push_ail) - rounds;
-	locked = STAT(mp, xs_push_ail_locked) - locked;
-	success = STAT(mp, xs_push_ail_success) - success;
-	kshim_info("stuck: %u locked items, %llu passes, %llu locked pushes, "
-		   "%llu pushed in %u ms\n", n, rounds, locked, success,
-		   window);
+	push_all_for(mp, window, &st, "many stuck");
 
 	KSHIM_ASSERT(n > 101);
-	/* Not spinning: a pass every 20 ms at most. */
-	KSHIM_ASSERT(rounds >= 1);
-	KSHIM_ASSERT(rounds <= window / 20 + 1 + slack());
-	/* Each pass gives up after 101 stuck items (one may be under way)
-	 * and never reaches the items behind them. */
-	KSHIM_ASSERT(locked <= (rounds + 1) * 101);
-	KSHIM_ASSERT(locked >= (rounds - 1) * 101);
+	/* A pass every 20 ms, each giving up after 101 stuck items, never
+	 * reaching the items behind them. */
+	expect_backoff(&st, window, 20, 101);
 	KSHIM_ASSERT_EQ(ail_items(ailp), 160);
 	/* Blocked on stuck items: counted as load. */
 	KSHIM_ASSERT(aild_sleeps_in(ailp, TASK_KILLABLE));
-	if (det()) {
-		/* Exact in virtual time: every 20 ms, 101 items each. */
-		KSHIM_ASSERT(rounds >= window / 20 - 1);
-		KSHIM_ASSERT_EQ(locked, rounds * 101);
-	}
-
-	unlock_all(bps, n);
-	xfs_ail_push_all_sync(ailp);
-	KSHIM_ASSERT_EQ(ail_items(ailp), 0);
+	unlock_and_drain(ailp, bps, n);
 	xfs_fixture_unmount(&fx);
 	xfs_fixture_remove(&fx);
 }
@@ -423,7 +464,7 @@ static void test_aild_waits_longer_when_stuck_at_its_target(void)
 	struct xfs_mount *mp;
 	struct xfs_ail *ailp;
 	unsigned int n, window = det() ? WINDOW_DET_MS : WINDOW_PAR_MS;
-	u64 rounds, locked;
+	struct push_stats st;
 
 	mp = xfs_fixture_mount_new(&fx);
 	ailp = mp->m_ail;
@@ -434,29 +475,13 @@ static void test_aild_waits_longer_when_stuck_at_its_target(void)
 	n = lock_oldest(ailp, bps, ARRAY_SIZE(bps));
 	KSHIM_ASSERT_EQ(n, 8);
 
-	rounds = STAT(mp, xs_push_ail);
-	locked = STAT(mp, xs_push_ail_locked);
-	xfs_ail_push_all(ailp);
-	msleep(window);
-	rounds = STAT(mp, xs_push_ail) - rounds;
-	locked = STAT(mp, xs_push_ail_locked) - locked;
-	kshim_info("at target: %llu passes, %llu locked pushes in %u ms\n",
-		   rounds, locked, window);
+	push_all_for(mp, window, &st, "stuck at the target");
 
-	KSHIM_ASSERT(rounds >= 1);
-	KSHIM_ASSERT(rounds <= window / 50 + 1 + slack());
-	KSHIM_ASSERT(locked <= (rounds + 1) * 8);
+	expect_backoff(&st, window, 50, 8);
 	KSHIM_ASSERT_EQ(ail_items(ailp), 8);
 	/* Waiting for I/O at its target, not blocked: no load. */
 	KSHIM_ASSERT(aild_sleeps_in(ailp, TASK_INTERRUPTIBLE));
-	if (det()) {
-		KSHIM_ASSERT(rounds >= window / 50 - 1);
-		KSHIM_ASSERT_EQ(locked, rounds * 8);
-	}
-
-	unlock_all(bps, n);
-	xfs_ail_push_all_sync(ailp);
-	KSHIM_ASSERT_EQ(ail_items(ailp), 0);
+	unlock_and_drain(ailp, bps, n);
 	xfs_fixture_unmount(&fx);
 	xfs_fixture_remove(&fx);
 }
@@ -481,7 +506,7 @@ static void test_aild_writes_a_large_ail_back_in_few_passes(void)
 	struct xfs_fixture fx = { .size = 256ULL << 20 };
 	struct xfs_mount *mp;
 	struct xfs_ail *ailp;
-	u64 rounds, success, flushing, t0, elapsed;
+	struct push_stats st;
 	unsigned int c;
 
 	mp = xfs_fixture_mount_new(&fx);
@@ -493,27 +518,18 @@ static void test_aild_writes_a_large_ail_back_in_few_passes(void)
 		commit_forced(mp, c * BIG_PER_CP, BIG_PER_CP, 1, 16);
 	KSHIM_ASSERT_EQ_FATAL(ail_items(ailp), BIG_ITEMS);
 
-	rounds = STAT(mp, xs_push_ail);
-	success = STAT(mp, xs_push_ail_success);
-	flushing = STAT(mp, xs_push_ail_flushing);
-	t0 = ktime_get_ns();
+	push_stats(mp, &st);
 	xfs_ail_push_all_sync(ailp);
-	elapsed = ktime_get_ns() - t0;
-	rounds = STAT(mp, xs_push_ail) - rounds;
-	success = STAT(mp, xs_push_ail_success) - success;
-	flushing = STAT(mp, xs_push_ail_flushing) - flushing;
-	kshim_info("large AIL: %u items, %llu passes, %llu pushed, %llu "
-		   "flushing, %llu us\n", BIG_ITEMS, rounds, success,
-		   flushing, elapsed / NSEC_PER_USEC);
+	push_stats_since(mp, &st, "large AIL");
 
 	KSHIM_ASSERT_EQ(ail_items(ailp), 0);
 	/* Every buffer written once. */
-	KSHIM_ASSERT_EQ(success, BIG_ITEMS);
-	KSHIM_ASSERT_EQ(flushing, 0);
+	KSHIM_ASSERT_EQ(st.success, BIG_ITEMS);
+	KSHIM_ASSERT_EQ(st.flushing, 0);
 	/* Passes of ~1000 items, not one per checkpoint (a slow parallel
 	 * host may add passes that find buffers still under I/O). */
-	KSHIM_ASSERT(rounds >= BIG_ITEMS / 1000);
-	KSHIM_ASSERT(rounds <= (det() ? BIG_ITEMS / 1000 + 2 : 20));
+	KSHIM_ASSERT(st.passes >= BIG_ITEMS / 1000);
+	KSHIM_ASSERT(st.passes <= (det() ? BIG_ITEMS / 1000 + 2 : 20));
 	expect_on_disk(mp, 0, BIG_ITEMS, 97, 1);
 	xfs_fixture_unmount(&fx);
 	xfs_fixture_remove(&fx);
@@ -544,7 +560,7 @@ static void test_aild_resubmits_a_failed_inode_buffer(void)
 	struct xfs_inode *ip;
 	struct kshim_bdev *kb;
 	xfs_ino_t ino;
-	u64 success, flushing, locked;
+	struct push_stats st;
 	int id;
 
 	mp = xfs_fixture_mount_new(&fx);
@@ -569,15 +585,9 @@ static void test_aild_resubmits_a_failed_inode_buffer(void)
 	kshim_printk_clear();
 	id = kshim_bdev_add_fault(kb, &eio);
 	KSHIM_ASSERT_FATAL(id >= 0);
-	success = STAT(mp, xs_push_ail_success);
-	flushing = STAT(mp, xs_push_ail_flushing);
-	locked = STAT(mp, xs_push_ail_locked);
+	push_stats(mp, &st);
 	xfs_ail_push_all_sync(ailp);
-	success = STAT(mp, xs_push_ail_success) - success;
-	flushing = STAT(mp, xs_push_ail_flushing) - flushing;
-	locked = STAT(mp, xs_push_ail_locked) - locked;
-	kshim_info("failed buffer: %llu pushed, %llu flushing, %llu locked\n",
-		   success, flushing, locked);
+	push_stats_since(mp, &st, "failed buffer");
 
 	KSHIM_ASSERT_EQ(kshim_bdev_fault_hits(kb, id), 2);
 	KSHIM_ASSERT(kshim_printk_contains("metadata I/O error"));
@@ -586,10 +596,10 @@ static void test_aild_resubmits_a_failed_inode_buffer(void)
 	/* Pushed, then resubmitted from its failed state by the next pass,
 	 * which finds its buffer unlocked and on no queue: two successful
 	 * pushes (/proc/fs/xfs/stat's push_ail_success). */
-	KSHIM_ASSERT_EQ(success, 2);
-	KSHIM_ASSERT_EQ(flushing, 0);
+	KSHIM_ASSERT_EQ(st.success, 2);
+	KSHIM_ASSERT_EQ(st.flushing, 0);
 	if (det())
-		KSHIM_ASSERT_EQ(locked, 0);
+		KSHIM_ASSERT_EQ(st.locked, 0);
 	KSHIM_ASSERT(!xfs_is_shutdown(mp));
 	kshim_bdev_clear_faults(kb);
 	xfs_irele(ip);
