@@ -256,3 +256,15 @@ const char *xfs_fixture_logprint(struct xfs_fixture *f)
 	KSHIM_ASSERT_EQ_FATAL(st, 0);
 	return logprint;
 }
+
+unsigned int xfs_fixture_ail_items(struct xfs_ail *ailp)
+{
+	struct xfs_log_item *lip;
+	unsigned int n = 0;
+
+	spin_lock(&ailp->ail_lock);
+	list_for_each_entry(lip, &ailp->ail_head, li_ail)
+		n++;
+	spin_unlock(&ailp->ail_lock);
+	return n;
+}

@@ -329,4 +329,14 @@ unsigned int xfs_fixture_bad_scratch_blocks(struct xfs_fixture *f);
  */
 const char *xfs_fixture_logprint(struct xfs_fixture *f);
 
+/**
+ * xfs_fixture_ail_items() - how many log items the AIL holds now
+ * @ailp: the mount's AIL (mp->m_ail)
+ *
+ * Counted under the AIL's lock: a snapshot, for log and AIL tests.
+ *
+ * Return: the number of items.
+ */
+unsigned int xfs_fixture_ail_items(struct xfs_ail *ailp);
+
 #endif

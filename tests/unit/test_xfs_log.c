@@ -643,18 +643,6 @@ static void test_shutdown_fails_log_space_waiters_with_eio(void)
 	xfs_fixture_remove(&fx);
 }
 
-static unsigned int ail_items(struct xfs_ail *ailp)
-{
-	struct xfs_log_item *lip;
-	unsigned int n = 0;
-
-	spin_lock(&ailp->ail_lock);
-	list_for_each_entry(lip, &ailp->ail_head, li_ail)
-		n++;
-	spin_unlock(&ailp->ail_lock);
-	return n;
-}
-
 /*
  * The AIL takes a checkpoint's items only once the checkpoint is on
  * disk (the commit iclog's completion inserts them at the checkpoint's
@@ -680,14 +668,14 @@ static void test_ail_takes_items_after_their_checkpoint_and_writes_them_back(voi
 
 	/* Committed into the CIL, not yet written: not in the AIL. */
 	csn = xfs_fixture_commit(&fx, 0xff, 200);
-	KSHIM_ASSERT_EQ(ail_items(ailp), 0);
+	KSHIM_ASSERT_EQ(xfs_fixture_ail_items(ailp), 0);
 	KSHIM_ASSERT_EQ(kshim_xfs_scratch_read(mp, 0, &seq), 0);
 	KSHIM_ASSERT_EQ(seq, 0);	/* never written */
 
 	/* The checkpoint on disk: its 8 buffers in the AIL, holding the
 	 * tail at the checkpoint's start. */
 	KSHIM_ASSERT_EQ(xfs_log_force_seq(mp, csn, XFS_LOG_SYNC, NULL), 0);
-	KSHIM_ASSERT_EQ(ail_items(ailp), 8);
+	KSHIM_ASSERT_EQ(xfs_fixture_ail_items(ailp), 8);
 	lsn = xfs_ail_min_lsn(ailp);
 	KSHIM_ASSERT(lsn != 0);
 	KSHIM_ASSERT_EQ(atomic64_read(&log->l_tail_lsn), lsn);
@@ -695,7 +683,7 @@ static void test_ail_takes_items_after_their_checkpoint_and_writes_them_back(voi
 
 	/* Written back: empty, the tail at the AIL's head, blocks on disk. */
 	xfs_ail_push_all_sync(ailp);
-	KSHIM_ASSERT_EQ(ail_items(ailp), 0);
+	KSHIM_ASSERT_EQ(xfs_fixture_ail_items(ailp), 0);
 	spin_lock(&ailp->ail_lock);
 	KSHIM_ASSERT_EQ(atomic64_read(&log->l_tail_lsn), ailp->ail_head_lsn);
 	spin_unlock(&ailp->ail_lock);

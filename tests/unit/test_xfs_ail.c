@@ -1,0 +1,630 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The AIL (fs/xfs/xfs_trans_ail.c) as its users rely on it, driven by
+ * real transactions on scratch blocks and real inodes: where the
+ * background push target lands in the log, that xfsaild forces the CIL
+ * for pinned items, backs off from items it cannot push instead of
+ * spinning, writes a large AIL back without pausing between batches,
+ * and resubmits inode cluster buffers whose write failed.
+ *
+ * Push rounds and their outcomes are counted with the mount's XFS
+ * statistics (xs_push_ail, xs_push_ail_success, _locked, _pinned,
+ * _flushing, _flush). In the deterministic backend time is virtual and
+ * exact, so the cadence of the rounds is checked there to the round;
+ * in the parallel backend only what a slow host cannot change is.
+ */
+#include <linux/kernel.h>
+#include <linux/delay.h>
+#include <linux/jiffies.h>
+#include <linux/sched.h>
+#include <kshim/ktest.h>
+#include <kshim/runtime.h>
+#include <kshim/sched.h>
+#include <kshim/bdev.h>
+#include <linux/blk_types.h>
+#include "xfs_fixture.h"
+#include "xfs_inode.h"
+#include "xfs_inode_item.h"
+#include "xfs_buf_item.h"
+#include "xfs_icache.h"
+#include "xfs_stats.h"
+#include "xfs_inode_ops.h"
+
+/* The mount's AIL push statistics (/proc/fs/xfs/stat's push_ail line). */
+struct push_stats {
+	u64 passes, success, locked, pinned, flushing, flush;
+};
+
+static void push_stats(struct xfs_mount *mp, struct push_stats *s)
+{
+	s->passes = XFS_STAT_SUM(mp, xs_push_ail);
+	s->success = XFS_STAT_SUM(mp, xs_push_ail_success);
+	s->locked = XFS_STAT_SUM(mp, xs_push_ail_locked);
+	s->pinned = XFS_STAT_SUM(mp, xs_push_ail_pinned);
+	s->flushing = XFS_STAT_SUM(mp, xs_push_ail_flushing);
+	s->flush = XFS_STAT_SUM(mp, xs_push_ail_flush);
+}
+
+/* Turn @s, read earlier, into how much each statistic grew since. */
+static void push_stats_since(struct xfs_mount *mp, struct push_stats *s,
+			     const char *what)
+{
+	struct push_stats now;
+
+	push_stats(mp, &now);
+	s->passes = now.passes - s->passes;
+	s->success = now.success - s->success;
+	s->locked = now.locked - s->locked;
+	s->pinned = now.pinned - s->pinned;
+	s->flushing = now.flushing - s->flushing;
+	s->flush = now.flush - s->flush;
+	kshim_info("%s: %llu passes, %llu pushed, %llu locked, %llu pinned, "
+		   "%llu flushing, %llu CIL flushes\n", what, s->passes,
+		   s->success, s->locked, s->pinned, s->flushing, s->flush);
+}
+
+static bool det(void)
+{
+	return kshim_sched->virtual_time;
+}
+
+#define ail_items(ailp)	xfs_fixture_ail_items(ailp)
+
+static xfs_lsn_t ail_max_lsn(struct xfs_ail *ailp)
+{
+	struct xfs_log_item *lip;
+	xfs_lsn_t lsn = 0;
+
+	spin_lock(&ailp->ail_lock);
+	if (!list_empty(&ailp->ail_head)) {
+		lip = list_last_entry(&ailp->ail_head, struct xfs_log_item,
+				      li_ail);
+		lsn = lip->li_lsn;
+	}
+	spin_unlock(&ailp->ail_lock);
+	return lsn;
+}
+
+/* Scratch blocks first, first + step, ... below end hold, on the device,
+ * what the commit numbered seq wrote (0: never written). */
+static void expect_on_disk(struct xfs_mount *mp, unsigned int first,
+			   unsigned int end, unsigned int step, u64 seq)
+{
+	unsigned int b;
+	u64 got;
+
+	for (b = first; b < end; b += step) {
+		KSHIM_ASSERT_EQ(kshim_xfs_scratch_read(mp, b, &got), 0);
+		KSHIM_ASSERT_EQ(got, seq);
+	}
+}
+
+/* Everything committed is on disk and written back: an idle log. */
+static void quiesce(struct xfs_mount *mp)
+{
+	KSHIM_ASSERT_EQ(xfs_log_force(mp, XFS_LOG_SYNC), 0);
+	xfs_ail_push_all_sync(mp->m_ail);
+	KSHIM_ASSERT_EQ_FATAL(xfs_ail_min_lsn(mp->m_ail), 0);
+}
+
+/*
+ * One tr_write transaction logging scratch blocks first..first+n-1
+ * (len payload bytes each, recording seq), into the CIL; with
+ * commit_forced(), then a synchronous force: one checkpoint, its items
+ * in the AIL at one LSN when it returns.
+ */
+static void commit_blocks(struct xfs_mount *mp, unsigned int first,
+			  unsigned int n, u64 seq, unsigned int len)
+{
+	struct xfs_trans *tp;
+	unsigned int b;
+
+	KSHIM_ASSERT_EQ_FATAL(xfs_trans_alloc(mp, &M_RES(mp)->tr_write, 0, 0,
+					      0, &tp), 0);
+	for (b = first; b < first + n; b++)
+		KSHIM_ASSERT_EQ_FATAL(kshim_xfs_scratch_log(tp, b, seq, len), 0);
+	KSHIM_ASSERT_EQ_FATAL(xfs_trans_commit(tp), 0);
+}
+
+static void commit_forced(struct xfs_mount *mp, unsigned int first,
+			  unsigned int n, u64 seq, unsigned int len)
+{
+	commit_blocks(mp, first, n, seq, len);
+	KSHIM_ASSERT_EQ_FATAL(xfs_log_force(mp, XFS_LOG_SYNC), 0);
+}
+
+/* ---- the push target ------------------------------------------------- */
+
+/*
+ * Background pushing keeps a quarter of the log free: while the AIL
+ * spans less than three quarters of the log, xfsaild leaves it alone
+ * (metadata stays in memory, where relogging combines its changes);
+ * once it spans more, the target is the tail plus a quarter of the log,
+ * wrapping into the next cycle when that passes the log's end, and the
+ * items beyond the target stay in the AIL. Here the tail (block 0's
+ * checkpoint) sits in the last quarter of the log, so the target wraps.
+ */
+static void test_background_target_is_a_quarter_of_the_log_past_the_tail(void)
+{
+	struct xfs_fixture fx = { };
+	struct xfs_mount *mp;
+	struct xfs_ail *ailp;
+	struct xlog *log;
+	xfs_lsn_t tail, max, old_target, target;
+	u32 logbb;
+	u64 seq = 1, got;
+	unsigned int i;
+
+	mp = xfs_fixture_mount_new(&fx);
+	log = mp->m_log;
+	ailp = mp->m_ail;
+	logbb = log->l_logBBsize;
+	quiesce(mp);
+
+	/* The head into the last quarter of the log (with a margin). Blocks
+	 * 1..31 relogged each time stay together at the newest LSN: the
+	 * AIL spans nothing, and nothing needs pushing. */
+	for (i = 0; BLOCK_LSN(ail_max_lsn(ailp)) < logbb - logbb / 8; i++) {
+		KSHIM_ASSERT_FATAL(i < 10000);
+		commit_forced(mp, 1, 31, seq++, 1000);
+	}
+	KSHIM_ASSERT_EQ(ail_items(ailp), 31);
+
+	/* Block 0 logged once, with the others: from now on it alone holds
+	 * the tail, at an LSN in the log's last quarter. */
+	commit_forced(mp, 0, 32, seq++, 1000);
+	tail = xfs_ail_min_lsn(ailp);
+	KSHIM_ASSERT_EQ_FATAL(tail, ail_max_lsn(ailp));
+	KSHIM_ASSERT_FATAL(BLOCK_LSN(tail) + (logbb >> 2) >= logbb);
+
+	/* The others relogged until the AIL spans just over three quarters
+	 * of the log (the head wraps). */
+	old_target = READ_ONCE(ailp->ail_target);
+	for (i = 0; xlog_lsn_sub(log, ail_max_lsn(ailp), tail) <=
+		    log->l_logsize - (log->l_logsize >> 2); i++) {
+		KSHIM_ASSERT_FATAL(i < 10000);
+		commit_forced(mp, 1, 31, seq++, 1000);
+	}
+	max = ail_max_lsn(ailp);
+	KSHIM_ASSERT_EQ(CYCLE_LSN(max), CYCLE_LSN(tail) + 1);
+
+	/* xfsaild sets its target (now, or when a reserver woke it). */
+	xfs_ail_push(ailp);
+	KSHIM_ASSERT_FATAL(POLL_UNTIL_TIMEOUT(READ_ONCE(ailp->ail_target) !=
+					      old_target, 10 * HZ));
+	target = READ_ONCE(ailp->ail_target);
+	KSHIM_ASSERT_EQ_FATAL(CYCLE_LSN(target), CYCLE_LSN(tail) + 1);
+	KSHIM_ASSERT(XFS_LSN_CMP(target, tail) > 0);
+	KSHIM_ASSERT_EQ(xlog_lsn_sub(log, target, tail),
+			(s64)BBTOB(logbb >> 2));
+	KSHIM_ASSERT(XFS_LSN_CMP(target, max) < 0);
+
+	/* Block 0 is written back, moving the tail; the 31 blocks past the
+	 * target stay in the AIL, however long xfsaild runs. */
+	KSHIM_ASSERT(POLL_UNTIL_TIMEOUT(xfs_ail_min_lsn(ailp) != tail, 10 * HZ));
+	msleep(300);
+	KSHIM_ASSERT_EQ(ail_items(ailp), 31);
+	KSHIM_ASSERT(XFS_LSN_CMP(xfs_ail_min_lsn(ailp), target) > 0);
+	KSHIM_ASSERT_EQ(READ_ONCE(ailp->ail_target), target);
+	KSHIM_ASSERT_EQ(kshim_xfs_scratch_read(mp, 0, &got), 0);
+	KSHIM_ASSERT_EQ(got, seq - 1 - i);
+	KSHIM_ASSERT_EQ(kshim_xfs_scratch_read(mp, 1, &got), 0);
+	KSHIM_ASSERT(got < seq - 1 - i);	/* not since block 0's commit */
+
+	xfs_fixture_unmount(&fx);
+	xfs_fixture_remove(&fx);
+}
+
+/*
+ * The state xfsaild sleeps in, less TASK_FREEZABLE. It counts in the
+ * load average (an uninterruptible sleep) only while it waits for items
+ * it could not push; idle, or waiting 50 ms for I/O after reaching its
+ * target, it sleeps interruptibly (it takes no signals either way): an
+ * idle XFS mount must not add one to the load average. The test looks
+ * while xfsaild sleeps: always in det, where the test runs only when
+ * xfsaild is blocked; in the parallel backend it may catch it running.
+ */
+static bool aild_sleeps_in(struct xfs_ail *ailp, unsigned int state)
+{
+	unsigned int now = READ_ONCE(ailp->ail_task->__state) & ~TASK_FREEZABLE;
+
+	if (now != state)
+		kshim_info("xfsaild's state %#x, expected %#x\n", now, state);
+	return now == state || (!det() && now == TASK_RUNNING);
+}
+
+/* ---- pinned items ---------------------------------------------------- */
+
+/*
+ * An item relogged into the CIL is pinned: writing its buffer back
+ * would put on disk a change the log does not yet hold. xfsaild cannot
+ * push it, and must not wait for the next background CIL push (which
+ * may be seconds away, with the log tail stuck behind it): it forces
+ * the CIL itself, which unpins the item, and then writes it back.
+ */
+static void test_aild_forces_the_cil_to_unpin_items(void)
+{
+	struct xfs_fixture fx = { };
+	struct xfs_mount *mp;
+	struct xfs_ail *ailp;
+	struct push_stats st;
+
+	mp = xfs_fixture_mount_new(&fx);
+	ailp = mp->m_ail;
+	quiesce(mp);
+
+	xfs_fixture_commit(&fx, 0xff, 200);
+	KSHIM_ASSERT_EQ(xfs_fixture_force(&fx), 0);
+	KSHIM_ASSERT_EQ(ail_items(ailp), 8);
+	/* Relogged, in the CIL only: the 8 AIL items are pinned. */
+	xfs_fixture_commit(&fx, 0xff, 200);
+	KSHIM_ASSERT(!xlog_cil_empty(mp->m_log));
+
+	push_stats(mp, &st);
+	xfs_ail_push_all_sync(ailp);
+	push_stats_since(mp, &st, "pinned");
+	KSHIM_ASSERT_EQ(ail_items(ailp), 0);
+	KSHIM_ASSERT(st.pinned >= 8);
+	KSHIM_ASSERT(st.flush >= 1);
+	KSHIM_ASSERT(xlog_cil_empty(mp->m_log));
+	/* What was written back is the relogged version. */
+	expect_on_disk(mp, 0, 8, 1, 2);
+	xfs_fixture_unmount(&fx);
+	xfs_fixture_remove(&fx);
+}
+
+/*
+ * The other side: with nothing pinned, pushing the AIL leaves the CIL
+ * alone. A CIL flush is a checkpoint write; forcing one whenever xfsaild
+ * starts a pass would turn every AIL push into log I/O and defeat the
+ * CIL's batching of changes.
+ */
+static void test_aild_leaves_the_cil_alone_when_nothing_is_pinned(void)
+{
+	struct xfs_fixture fx = { };
+	struct xfs_mount *mp;
+	struct xfs_ail *ailp;
+	struct push_stats st;
+
+	mp = xfs_fixture_mount_new(&fx);
+	ailp = mp->m_ail;
+	quiesce(mp);
+
+	xfs_fixture_commit(&fx, 0xff, 200);
+	KSHIM_ASSERT_EQ(xfs_fixture_force(&fx), 0);
+	/* Other blocks, in the CIL only: nothing in the AIL is pinned. */
+	xfs_fixture_commit(&fx, 0xff00, 200);
+
+	push_stats(mp, &st);
+	xfs_ail_push_all_sync(ailp);
+	push_stats_since(mp, &st, "nothing pinned");
+	KSHIM_ASSERT_EQ(ail_items(ailp), 0);
+	KSHIM_ASSERT_EQ(st.pinned, 0);
+	KSHIM_ASSERT_EQ(st.flush, 0);
+	KSHIM_ASSERT(!xlog_cil_empty(mp->m_log));
+	/* Each buffer written once, none found already queued. */
+	KSHIM_ASSERT_EQ(st.success, 8);
+	KSHIM_ASSERT_EQ(st.flushing, 0);
+	expect_on_disk(mp, 0, 8, 1, 1);
+	expect_on_disk(mp, 8, 16, 1, 0);	/* still in the CIL */
+	/* Idle, the AIL empty: not counted as load. */
+	msleep(100);
+	KSHIM_ASSERT(aild_sleeps_in(ailp, TASK_INTERRUPTIBLE));
+	xfs_fixture_unmount(&fx);
+	xfs_fixture_remove(&fx);
+}
+
+/* ---- items xfsaild cannot push: back off, do not spin ---------------- */
+
+/* The buffers of the AIL items at the AIL's lowest LSN, held and locked
+ * by the test: xfsaild's trylock of them fails (XFS_ITEM_LOCKED). */
+static unsigned int lock_oldest(struct xfs_ail *ailp, struct xfs_buf **bps,
+				unsigned int max)
+{
+	struct xfs_log_item *lip;
+	struct xfs_buf *bp;
+	xfs_lsn_t lsn;
+	unsigned int n = 0, i;
+
+	spin_lock(&ailp->ail_lock);
+	lip = list_first_entry_or_null(&ailp->ail_head, struct xfs_log_item,
+				       li_ail);
+	lsn = lip ? lip->li_lsn : 0;
+	list_for_each_entry(lip, &ailp->ail_head, li_ail) {
+		if (lip->li_lsn != lsn || n == max)
+			break;
+		if (lip->li_type != XFS_LI_BUF)
+			continue;
+		bp = container_of(lip, struct xfs_buf_log_item,
+				  bli_item)->bli_buf;
+		xfs_buf_hold(bp);
+		bps[n++] = bp;
+	}
+	spin_unlock(&ailp->ail_lock);
+	for (i = 0; i < n; i++)
+		xfs_buf_lock(bps[i]);
+	return n;
+}
+
+/* Unlock them: xfsaild, which kept trying, now writes the AIL back. */
+static void unlock_and_drain(struct xfs_ail *ailp, struct xfs_buf **bps,
+			     unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		xfs_buf_relse(bps[i]);
+	xfs_ail_push_all_sync(ailp);
+	KSHIM_ASSERT_EQ(ail_items(ailp), 0);
+}
+
+/*
+ * Passes in a window of W ms starting with a wake-up: one at once, then
+ * one per back-off, so at most W / back-off + 1. The parallel backend's
+ * test may read the counters a little after its sleep ends, when
+ * another pass may have run: a slack of 2 there.
+ */
+static unsigned int slack(void)
+{
+	return det() ? 0 : 2;
+}
+
+/* The back-off windows: virtual time costs nothing in det; in the
+ * parallel backend they are real time, so short. Not multiples of the
+ * back-off, so that the test never wakes at the instant of a pass. */
+#define WINDOW_DET_MS	1010
+#define WINDOW_PAR_MS	310
+
+/*
+ * What a window of xfsaild's passes over @per_pass stuck items each,
+ * backing off @backoff ms between them, must show: never more often
+ * (no spinning), each pass trying exactly @per_pass; in det, where the
+ * clock is exact, no less often either.
+ */
+static void expect_backoff(const struct push_stats *st, unsigned int window,
+			   unsigned int backoff, unsigned int per_pass)
+{
+	KSHIM_ASSERT(st->passes >= 1);
+	KSHIM_ASSERT(st->passes <= window / backoff + 1 + slack());
+	/* One pass may be under way when the test reads. */
+	KSHIM_ASSERT(st->locked <= (st->passes + 1) * per_pass);
+	KSHIM_ASSERT(st->locked >= (st->passes - 1) * per_pass);
+	KSHIM_ASSERT_EQ(st->success, 0);
+	if (det()) {
+		KSHIM_ASSERT(st->passes >= window / backoff - 1);
+		KSHIM_ASSERT_EQ(st->locked, st->passes * per_pass);
+	}
+}
+
+/* xfsaild told to push everything, left to it for @window ms, counted. */
+static void push_all_for(struct xfs_mount *mp, unsigned int window,
+			 struct push_stats *st, const char *what)
+{
+	push_stats(mp, st);
+	xfs_ail_push_all(mp->m_ail);
+	msleep(window);
+	push_stats_since(mp, st, what);
+}
+
+/*
+ * Over 100 items that cannot be pushed (their buffers locked elsewhere)
+ * make xfsaild give up the pass after 101 of them, leave what lies
+ * behind them for later, and back off 20 ms before it starts again from
+ * the tail: a traversal of stuck items only slows the transactions
+ * inserting into and removing from the AIL. It must not spin on them,
+ * and it must keep trying: once they are unlocked, the AIL empties.
+ */
+static void test_aild_backs_off_from_many_stuck_items(void)
+{
+	struct xfs_fixture fx = { };
+	static struct xfs_buf *bps[128];
+	struct xfs_mount *mp;
+	struct xfs_ail *ailp;
+	unsigned int n, window = det() ? WINDOW_DET_MS : WINDOW_PAR_MS;
+	struct push_stats st;
+	unsigned int b;
+
+	mp = xfs_fixture_mount_new(&fx);
+	ailp = mp->m_ail;
+	quiesce(mp);
+
+	/* 120 items at one LSN (one checkpoint of three transactions), 40
+	 * behind them at the next. */
+	for (b = 0; b < 120; b += 40)
+		commit_blocks(mp, 100 + b, 40, 1, 16);
+	KSHIM_ASSERT_EQ_FATAL(xfs_log_force(mp, XFS_LOG_SYNC), 0);
+	commit_forced(mp, 300, 40, 1, 16);
+	KSHIM_ASSERT_EQ_FATAL(ail_items(ailp), 160);
+	n = lock_oldest(ailp, bps, ARRAY_SIZE(bps));
+
+	push_all_for(mp, window, &st, "many stuck");
+
+	KSHIM_ASSERT(n > 101);
+	/* A pass every 20 ms, each giving up after 101 stuck items, never
+	 * reaching the items behind them. */
+	expect_backoff(&st, window, 20, 101);
+	KSHIM_ASSERT_EQ(ail_items(ailp), 160);
+	/* Blocked on stuck items: counted as load. */
+	KSHIM_ASSERT(aild_sleeps_in(ailp, TASK_KILLABLE));
+	unlock_and_drain(ailp, bps, n);
+	xfs_fixture_unmount(&fx);
+	xfs_fixture_remove(&fx);
+}
+
+/*
+ * A few stuck items at the push target: the pass reached its target,
+ * so xfsaild waits the longer 50 ms for I/O to complete before it scans
+ * again, not the 20 ms of a pass that gave up early, and sleeps
+ * interruptibly while it does.
+ */
+static void test_aild_waits_longer_when_stuck_at_its_target(void)
+{
+	struct xfs_fixture fx = { };
+	struct xfs_buf *bps[8];
+	struct xfs_mount *mp;
+	struct xfs_ail *ailp;
+	unsigned int n, window = det() ? WINDOW_DET_MS : WINDOW_PAR_MS;
+	struct push_stats st;
+
+	mp = xfs_fixture_mount_new(&fx);
+	ailp = mp->m_ail;
+	quiesce(mp);
+
+	xfs_fixture_commit(&fx, 0xff, 200);
+	KSHIM_ASSERT_EQ(xfs_fixture_force(&fx), 0);
+	n = lock_oldest(ailp, bps, ARRAY_SIZE(bps));
+	KSHIM_ASSERT_EQ(n, 8);
+
+	push_all_for(mp, window, &st, "stuck at the target");
+
+	expect_backoff(&st, window, 50, 8);
+	KSHIM_ASSERT_EQ(ail_items(ailp), 8);
+	/* Waiting for I/O at its target, not blocked: no load. */
+	KSHIM_ASSERT(aild_sleeps_in(ailp, TASK_INTERRUPTIBLE));
+	unlock_and_drain(ailp, bps, n);
+	xfs_fixture_unmount(&fx);
+	xfs_fixture_remove(&fx);
+}
+
+/* ---- a large AIL ------------------------------------------------------ */
+
+#define BIG_CHECKPOINTS	96
+#define BIG_PER_CP	25
+#define BIG_ITEMS	(BIG_CHECKPOINTS * BIG_PER_CP)
+
+/*
+ * 2400 items in 96 checkpoints. xfsaild pushes at most about 1000 items
+ * a pass (stopping only between LSNs), and while it has not reached its
+ * target it starts the next pass at once: writing back a large AIL
+ * takes a few passes, each over many checkpoints, each buffer written
+ * once. (The time it takes is not checked: in det the clock also runs
+ * with every scheduling decision, and the writes' completions, not
+ * xfsaild's pauses, set it.)
+ */
+static void test_aild_writes_a_large_ail_back_in_few_passes(void)
+{
+	struct xfs_fixture fx = { .size = 256ULL << 20 };
+	struct xfs_mount *mp;
+	struct xfs_ail *ailp;
+	struct push_stats st;
+	unsigned int c;
+
+	mp = xfs_fixture_mount_new(&fx);
+	ailp = mp->m_ail;
+	quiesce(mp);
+	KSHIM_ASSERT_FATAL(kshim_xfs_scratch_blocks(mp) >= BIG_ITEMS);
+
+	for (c = 0; c < BIG_CHECKPOINTS; c++)
+		commit_forced(mp, c * BIG_PER_CP, BIG_PER_CP, 1, 16);
+	KSHIM_ASSERT_EQ_FATAL(ail_items(ailp), BIG_ITEMS);
+
+	push_stats(mp, &st);
+	xfs_ail_push_all_sync(ailp);
+	push_stats_since(mp, &st, "large AIL");
+
+	KSHIM_ASSERT_EQ(ail_items(ailp), 0);
+	/* Every buffer written once. */
+	KSHIM_ASSERT_EQ(st.success, BIG_ITEMS);
+	KSHIM_ASSERT_EQ(st.flushing, 0);
+	/* Passes of ~1000 items, not one per checkpoint (a slow parallel
+	 * host may add passes that find buffers still under I/O). */
+	KSHIM_ASSERT(st.passes >= BIG_ITEMS / 1000);
+	KSHIM_ASSERT(st.passes <= (det() ? BIG_ITEMS / 1000 + 2 : 20));
+	expect_on_disk(mp, 0, BIG_ITEMS, 97, 1);
+	xfs_fixture_unmount(&fx);
+	xfs_fixture_remove(&fx);
+}
+
+/* ---- failed writes ---------------------------------------------------- */
+
+/*
+ * A transient write error on an inode cluster buffer the AIL pushed
+ * (plain buffers' items are retried by their ordinary push; inode and
+ * dquot items are marked failed instead):
+ * the buffer layer retries it once at once; when that fails too, the
+ * inode items are marked failed and the buffer released (metadata
+ * errors are retried forever by default). xfsaild then resubmits the
+ * failed buffer; when the device works again the write succeeds, the
+ * inodes leave the AIL, and the filesystem never shut down.
+ */
+static void test_aild_resubmits_a_failed_inode_buffer(void)
+{
+	struct xfs_fixture fx = { };
+	struct kshim_fault eio = {
+		.ops = KSHIM_FAULT_WRITE,
+		.status = BLK_STS_IOERR,
+		.times = 2,
+	};
+	struct xfs_mount *mp;
+	struct xfs_ail *ailp;
+	struct xfs_inode *ip;
+	struct kshim_bdev *kb;
+	xfs_ino_t ino;
+	struct push_stats st;
+	int id;
+
+	mp = xfs_fixture_mount_new(&fx);
+	ailp = mp->m_ail;
+	kb = kshim_xfs_data_bdev(fx.x);
+	quiesce(mp);
+
+	/* The new inode written back with the directory, then changed
+	 * alone: its item is the only one in the AIL and on its cluster
+	 * buffer. */
+	KSHIM_ASSERT_EQ_FATAL(xfs_test_create(mp, "f", &ip), 0);
+	ino = ip->i_ino;
+	quiesce(mp);
+	KSHIM_ASSERT_EQ_FATAL(xfs_test_touch(mp, ip), 0);
+	eio.start = ip->i_imap.im_blkno;
+	eio.nr_sectors = ip->i_imap.im_len;
+	KSHIM_ASSERT_EQ(xfs_log_force(mp, XFS_LOG_SYNC), 0);
+	KSHIM_ASSERT_FATAL(ip->i_itemp != NULL);
+	KSHIM_ASSERT(test_bit(XFS_LI_IN_AIL, &ip->i_itemp->ili_item.li_flags));
+	KSHIM_ASSERT_EQ(ail_items(ailp), 1);
+
+	kshim_printk_clear();
+	id = kshim_bdev_add_fault(kb, &eio);
+	KSHIM_ASSERT_FATAL(id >= 0);
+	push_stats(mp, &st);
+	xfs_ail_push_all_sync(ailp);
+	push_stats_since(mp, &st, "failed buffer");
+
+	KSHIM_ASSERT_EQ(kshim_bdev_fault_hits(kb, id), 2);
+	KSHIM_ASSERT(kshim_printk_contains("metadata I/O error"));
+	KSHIM_ASSERT_EQ(ail_items(ailp), 0);
+	KSHIM_ASSERT(!test_bit(XFS_LI_FAILED, &ip->i_itemp->ili_item.li_flags));
+	/* Pushed, then resubmitted from its failed state by the next pass,
+	 * which finds its buffer unlocked and on no queue: two successful
+	 * pushes (/proc/fs/xfs/stat's push_ail_success). */
+	KSHIM_ASSERT_EQ(st.success, 2);
+	KSHIM_ASSERT_EQ(st.flushing, 0);
+	if (det())
+		KSHIM_ASSERT_EQ(st.locked, 0);
+	KSHIM_ASSERT(!xfs_is_shutdown(mp));
+	kshim_bdev_clear_faults(kb);
+	xfs_irele(ip);
+
+	/* What was written is the inode: it reads back from disk. */
+	xfs_fixture_unmount(&fx);
+	KSHIM_ASSERT_EQ_FATAL(xfs_fixture_remount(&fx), 0);
+	KSHIM_ASSERT_EQ(xfs_iget(fx.mp, NULL, ino, 0, 0, &ip), 0);
+	if (ip) {
+		KSHIM_ASSERT_EQ(VFS_I(ip)->i_mode & S_IFMT, S_IFREG);
+		xfs_irele(ip);
+	}
+	xfs_fixture_unmount(&fx);
+	xfs_fixture_remove(&fx);
+}
+
+static const struct kshim_test ail_tests[] = {
+	KSHIM_TEST(test_background_target_is_a_quarter_of_the_log_past_the_tail),
+	KSHIM_TEST(test_aild_forces_the_cil_to_unpin_items),
+	KSHIM_TEST(test_aild_leaves_the_cil_alone_when_nothing_is_pinned),
+	KSHIM_TEST(test_aild_backs_off_from_many_stuck_items),
+	KSHIM_TEST(test_aild_waits_longer_when_stuck_at_its_target),
+	KSHIM_TEST(test_aild_writes_a_large_ail_back_in_few_passes),
+	KSHIM_TEST(test_aild_resubmits_a_failed_inode_buffer),
+	{ }
+};
+
+KSHIM_SUITES({ "ail", NULL, NULL, ail_tests });
