@@ -895,21 +895,24 @@ static int count_untouched(struct inode **f, int n)
  * flusher back after each 100 ms slice: wb_writeback() ends a periodic
  * pass when other work is queued, and the pass resumes later. Work that
  * someone waits for (writeback_inodes_sb_nr(), which a filesystem short
- * of space calls) must not wait for the whole periodic pass.
+ * of space calls) must not wait for the whole periodic pass: neither
+ * behind many small inodes nor behind a few large ones, each of which
+ * takes longer than a slice to write.
  */
-static void test_kupdate_yields_to_queued_work_after_its_slice(void)
+static void kupdate_yields(const struct kshim_bdev_config *dev, int nr,
+			   size_t size, unsigned long max_wait_ms)
 {
 	struct inode *f[SMALL_FILES];
 	unsigned long t0, waited;
 	int k, untouched;
 
-	setup_dev(&slow_serial_dev);
+	setup_dev(dev);
 	quiet_flusher();
 	KSHIM_ASSERT_EQ(kshim_sysctl_write("vm/dirty_expire_centisecs", "10"), 0);
 	KSHIM_ASSERT_EQ(kshim_sysctl_write("vm/dirty_writeback_centisecs", "10"), 0);
-	for (k = 0; k < SMALL_FILES; k++) {
-		f[k] = new_file(1 << 16);
-		write_file(f[k], 0, 4096);
+	for (k = 0; k < nr; k++) {
+		f[k] = new_file(size);
+		write_file(f[k], 0, size);
 	}
 	/* The periodic pass has begun: the oldest file is on its way. */
 	KSHIM_ASSERT_FATAL(POLL_UNTIL_TIMEOUT(submitted(f[0]) > 0, 10 * HZ));
@@ -918,19 +921,45 @@ static void test_kupdate_yields_to_queued_work_after_its_slice(void)
 	writeback_inodes_sb_nr(sb, 1, WB_REASON_FS_FREE_SPACE);
 	up_read(&sb->s_umount);
 	waited = jiffies - t0;
-	untouched = count_untouched(f, SMALL_FILES);
+	untouched = count_untouched(f, nr);
 	kshim_info("queued work waited %lu jiffies; %d of %d files not yet written\n",
-		   waited, untouched, SMALL_FILES);
+		   waited, untouched, nr);
 	/* It ran in the middle of the pass, not after it ... */
-	KSHIM_ASSERT(untouched >= SMALL_FILES / 4);
+	KSHIM_ASSERT(untouched >= max(1, nr / 4));
 	if (kshim_sched->virtual_time)
-		KSHIM_ASSERT(waited < msecs_to_jiffies(300));
+		KSHIM_ASSERT(waited < msecs_to_jiffies(max_wait_ms));
 	/* ... and the periodic flusher came back for the rest. */
-	for (k = 0; k < SMALL_FILES; k++)
-		KSHIM_ASSERT(POLL_UNTIL_TIMEOUT(written(f[k]) == 1, 10 * HZ));
-	for (k = 0; k < SMALL_FILES; k++)
+	for (k = 0; k < nr; k++)
+		KSHIM_ASSERT(POLL_UNTIL_TIMEOUT(written(f[k]) == size >> PAGE_SHIFT,
+						10 * HZ));
+	for (k = 0; k < nr; k++)
 		kshim_wbfs_release(f[k]);
 	teardown();
+}
+
+/* 80 one-page files, about 25 to a slice. */
+static void test_kupdate_yields_to_queued_work_after_its_slice(void)
+{
+	kupdate_yields(&slow_serial_dev, SMALL_FILES, 4096, 300);
+}
+
+/*
+ * 5 files of 1 MiB on a device of 110 ms per I/O, one at a time: each
+ * file is one data bio and one inode write, and the flusher, which does
+ * not wait for the last, spends 110 ms on each (submitting the inode
+ * write waits for the data bio). The slice is over after the first file;
+ * the queued work writes the second, and the periodic pass resumes with
+ * the rest (it may have submitted the third by the time the test looks).
+ * A pass that did not yield would write all five first.
+ */
+static void test_kupdate_yields_to_queued_work_between_large_inodes(void)
+{
+	static const struct kshim_bdev_config slow_large_dev = {
+		.queue_depth = 1,
+		.latency = { .base_ns = 110 * NSEC_PER_MSEC },
+	};
+
+	kupdate_yields(&slow_large_dev, 5, 1 << 20, 500);
 }
 
 /*
@@ -1234,6 +1263,7 @@ static const struct kshim_test integrity_tests[] = {
 
 static const struct kshim_test sharing_tests[] = {
 	KSHIM_TEST(test_kupdate_yields_to_queued_work_after_its_slice),
+	KSHIM_TEST(test_kupdate_yields_to_queued_work_between_large_inodes),
 	KSHIM_TEST(test_background_writeback_stops_under_the_threshold),
 	KSHIM_TEST(test_writeback_stops_when_its_page_budget_is_spent),
 	KSHIM_TEST(test_sync_does_not_chase_inodes_dirtied_after_it_started),
