@@ -327,6 +327,8 @@ static void test_kupdate_takes_only_expired_inodes(void)
 
 struct creator {
 	bool stop;
+	unsigned int interval_ms;	/* 0: 50 */
+	bool one_page;			/* else 1 to 3 pages */
 	struct inode *files[256];
 	int nr;
 };
@@ -340,9 +342,11 @@ static void creator_fn(void *arg)
 	while (!READ_ONCE(c->stop) && c->nr < ARRAY_SIZE(c->files)) {
 		struct inode *inode = new_file(16384);
 
-		write_file(inode, 0, 4096 + c->nr % 3 * 4096);
+		write_file(inode, 0, c->one_page ? 4096 :
+					4096 + c->nr % 3 * 4096);
 		c->files[c->nr++] = inode;
-		schedule_timeout_uninterruptible(msecs_to_jiffies(50));
+		schedule_timeout_uninterruptible(
+			msecs_to_jiffies(c->interval_ms ?: 50));
 	}
 }
 
@@ -1002,6 +1006,48 @@ static void test_background_writeback_stops_under_the_threshold(void)
 }
 
 /*
+ * A flusher pass started by wakeup_flusher_threads() (sync(2)'s first
+ * step, and what a filesystem short of space calls) writes a large
+ * inode in slices: when one runs out, the inode goes to b_more_io
+ * (requeue_io()) and the same pass comes back for the rest, even though
+ * other inodes were dirtied meanwhile. Put back on b_dirty behind those
+ * instead, it would get a new dirtied_when, after the pass's
+ * dirtied_before, and the pass would end with half of it dirty.
+ */
+static void test_flusher_pass_finishes_a_large_inode_over_several_slices(void)
+{
+	/* One I/O in flight, 50 us a page: a slice is 8 bios of 1 MiB and
+	 * the flusher waits about 13 ms before each, time for the test to
+	 * dirty another inode during the first slice. */
+	static const struct kshim_bdev_config dev = {
+		.queue_depth = 1,
+		.latency = { .base_ns = 50 * NSEC_PER_USEC },
+	};
+	const size_t size = 16 << 20;	/* 4096 pages: two slices of 2048 */
+	struct inode *big, *young;
+
+	setup_dev(&dev);
+	quiet_flusher();
+	big = new_file(size);
+	write_file(big, 0, size);
+	wakeup_flusher_threads(WB_REASON_SYNC);
+	/* The first slice is on its way: dirty another inode now, so that
+	 * b_dirty is not empty when the slice ends. */
+	KSHIM_ASSERT(POLL_UNTIL_TIMEOUT(submitted(big) > 0, 10 * HZ));
+	young = new_file(1 << 16);
+	write_file(young, 0, 4096);
+	KSHIM_ASSERT(POLL_UNTIL_TIMEOUT(!test_bit(WB_start_all, &wb()->state),
+					10 * HZ));
+	KSHIM_ASSERT_EQ(submitted(big), size >> PAGE_SHIFT);
+	KSHIM_ASSERT(POLL_UNTIL_TIMEOUT(written(big) == size >> PAGE_SHIFT,
+					10 * HZ));
+	KSHIM_ASSERT(disk_holds(big, size));
+	kshim_wbfs_release(young);
+	kshim_wbfs_release(big);
+	teardown();
+}
+
+/*
  * writeback_inodes_sb_nr(sb, nr) asks for about nr pages: the flusher
  * writes the oldest inodes until the budget is spent and leaves the rest
  * dirty. A filesystem that needs a few pages cleaned (for space, for
@@ -1032,26 +1078,6 @@ static void test_writeback_stops_when_its_page_budget_is_spent(void)
 	teardown();
 }
 
-struct fast_creator {
-	bool stop;
-	struct inode *files[64];
-	int nr;
-};
-
-/* A new one-page file every 5 ms. */
-static void fast_creator_fn(void *arg)
-{
-	struct fast_creator *c = arg;
-
-	while (!READ_ONCE(c->stop) && c->nr < ARRAY_SIZE(c->files)) {
-		struct inode *inode = new_file(16384);
-
-		write_file(inode, 0, 4096);
-		c->files[c->nr++] = inode;
-		schedule_timeout_uninterruptible(msecs_to_jiffies(5));
-	}
-}
-
 /*
  * sync writes what was dirty when it started, not what is dirtied while
  * it runs: wb_writeback() keeps the dirtied_before it started with for
@@ -1062,7 +1088,7 @@ static void fast_creator_fn(void *arg)
 static void test_sync_does_not_chase_inodes_dirtied_after_it_started(void)
 {
 	struct inode *f[20];
-	struct fast_creator c = { };
+	struct creator c = { .interval_ms = 5, .one_page = true };
 	struct task_struct *t;
 	unsigned long t0, t1;
 	int k, later = 0, chased = 0;
@@ -1073,7 +1099,7 @@ static void test_sync_does_not_chase_inodes_dirtied_after_it_started(void)
 		f[k] = new_file(1 << 16);
 		write_file(f[k], 0, 4096);
 	}
-	t = kshim_task_run(fast_creator_fn, &c, "creator", -1);
+	t = kshim_task_run(creator_fn, &c, "creator", -1);
 	t0 = jiffies;
 	sync_sb();
 	t1 = jiffies;
@@ -1136,6 +1162,42 @@ static void teardown_second_sb(void)
 }
 
 /*
+ * Both sbs mounted, two files of two dirty pages on each; sb2's are the
+ * older, so a pass meets them first on b_io (move_expired_inodes() sorts
+ * b_io by sb, the oldest inode's sb at the tail).
+ */
+static void two_sbs_dirty(struct inode **mine, struct inode **theirs)
+{
+	int k;
+
+	setup();
+	quiet_flusher();
+	setup_second_sb();
+	for (k = 0; k < 2; k++) {
+		theirs[k] = kshim_wbfs_create(sb2, 1 << 20);
+		KSHIM_ASSERT_FATAL(!IS_ERR(theirs[k]));
+		write_file(theirs[k], 0, 8192);
+	}
+	schedule_timeout_uninterruptible(2);
+	for (k = 0; k < 2; k++) {
+		mine[k] = new_file(1 << 20);
+		write_file(mine[k], 0, 8192);
+	}
+}
+
+static void two_sbs_release(struct inode **mine, struct inode **theirs)
+{
+	int k;
+
+	for (k = 0; k < 2; k++) {
+		kshim_wbfs_release(mine[k]);
+		kshim_wbfs_release(theirs[k]);
+	}
+	teardown_second_sb();
+	teardown();
+}
+
+/*
  * The flusher pins each superblock with a trylock of s_umount: while
  * someone holds it for writing (remount, freeze, umount) that sb's
  * inodes go back to b_dirty, neither written without the lock nor spun
@@ -1148,20 +1210,7 @@ static void test_flusher_skips_an_sb_whose_s_umount_is_held(void)
 	struct inode *mine[2], *theirs[2];
 	int k;
 
-	setup();
-	quiet_flusher();
-	setup_second_sb();
-	/* sb2's files are the oldest: the pass meets them first. */
-	for (k = 0; k < 2; k++) {
-		theirs[k] = kshim_wbfs_create(sb2, 1 << 20);
-		KSHIM_ASSERT_FATAL(!IS_ERR(theirs[k]));
-		write_file(theirs[k], 0, 8192);
-	}
-	schedule_timeout_uninterruptible(2);
-	for (k = 0; k < 2; k++) {
-		mine[k] = new_file(1 << 20);
-		write_file(mine[k], 0, 8192);
-	}
+	two_sbs_dirty(mine, theirs);
 	down_write(&sb2->s_umount);
 	wakeup_flusher_threads(WB_REASON_SYNC);
 	/* wb_check_start_all() clears the bit when its pass has ended. */
@@ -1177,12 +1226,7 @@ static void test_flusher_skips_an_sb_whose_s_umount_is_held(void)
 	wakeup_flusher_threads(WB_REASON_SYNC);
 	for (k = 0; k < 2; k++)
 		KSHIM_ASSERT(POLL_UNTIL_TIMEOUT(written(theirs[k]) == 2, 10 * HZ));
-	for (k = 0; k < 2; k++) {
-		kshim_wbfs_release(mine[k]);
-		kshim_wbfs_release(theirs[k]);
-	}
-	teardown_second_sb();
-	teardown();
+	two_sbs_release(mine, theirs);
 }
 
 /*
@@ -1196,20 +1240,7 @@ static void test_sync_of_one_sb_leaves_the_other_sbs_inodes_dirty(void)
 	struct inode *mine[2], *theirs[2];
 	int k;
 
-	setup();
-	quiet_flusher();
-	setup_second_sb();
-	/* Oldest first on b_io: sb2's, which this sync must pass over. */
-	for (k = 0; k < 2; k++) {
-		theirs[k] = kshim_wbfs_create(sb2, 1 << 20);
-		KSHIM_ASSERT_FATAL(!IS_ERR(theirs[k]));
-		write_file(theirs[k], 0, 8192);
-	}
-	schedule_timeout_uninterruptible(2);
-	for (k = 0; k < 2; k++) {
-		mine[k] = new_file(1 << 20);
-		write_file(mine[k], 0, 8192);
-	}
+	two_sbs_dirty(mine, theirs);
 	sync_sb();
 	for (k = 0; k < 2; k++) {
 		KSHIM_ASSERT_EQ(written(mine[k]), 2);
@@ -1226,12 +1257,7 @@ static void test_sync_of_one_sb_leaves_the_other_sbs_inodes_dirty(void)
 		KSHIM_ASSERT_EQ(written(theirs[k]), 2);
 		KSHIM_ASSERT(disk_holds(theirs[k], 8192));
 	}
-	for (k = 0; k < 2; k++) {
-		kshim_wbfs_release(mine[k]);
-		kshim_wbfs_release(theirs[k]);
-	}
-	teardown_second_sb();
-	teardown();
+	two_sbs_release(mine, theirs);
 }
 
 static const struct kshim_test list_tests[] = {
@@ -1265,6 +1291,7 @@ static const struct kshim_test sharing_tests[] = {
 	KSHIM_TEST(test_kupdate_yields_to_queued_work_after_its_slice),
 	KSHIM_TEST(test_kupdate_yields_to_queued_work_between_large_inodes),
 	KSHIM_TEST(test_background_writeback_stops_under_the_threshold),
+	KSHIM_TEST(test_flusher_pass_finishes_a_large_inode_over_several_slices),
 	KSHIM_TEST(test_writeback_stops_when_its_page_budget_is_spent),
 	KSHIM_TEST(test_sync_does_not_chase_inodes_dirtied_after_it_started),
 	KSHIM_TEST(test_flusher_skips_an_sb_whose_s_umount_is_held),
