@@ -413,6 +413,16 @@ void kshim_wbfs_get_stats(struct inode *inode,
 	st->last_written_ns = atomic64_read(&wi->last_written_ns);
 }
 
+void kshim_wbfs_sectors(struct inode *inode, sector_t *data_start,
+			u64 *data_sectors, sector_t *inode_sector)
+{
+	struct wbfs_inode *wi = WBFS_I(inode);
+
+	*data_start = wi->start;
+	*data_sectors = wi->max_bytes >> SECTOR_SHIFT;
+	*inode_sector = WBFS_INODE_SECTOR(inode->i_ino);
+}
+
 u64 kshim_wbfs_bytes_written(struct super_block *sb)
 {
 	return atomic64_read(&WBFS_SB(sb)->bytes_written);
@@ -438,8 +448,9 @@ static struct file_system_type wbfs_type = {
 	.kill_sb	= wbfs_kill_sb,
 };
 
-struct super_block *kshim_wbfs_mount(struct kshim_bdev *kb,
-				     unsigned int max_inodes)
+static struct super_block *wbfs_mount(struct kshim_bdev *kb,
+				      unsigned int max_inodes,
+				      struct super_block *bdi_of)
 {
 	struct block_device *bdev = kshim_bdev_bdev(kb);
 	struct super_block *sb;
@@ -481,7 +492,18 @@ struct super_block *kshim_wbfs_mount(struct kshim_bdev *kb,
 	sb->s_blocksize_bits = PAGE_SHIFT;
 	sb->s_maxbytes = MAX_LFS_FILESIZE;
 	sb->s_bdev = NULL;	/* data goes through bios, not the bdev's cache */
-	err = super_setup_bdi(sb);
+	if (bdi_of) {
+		/*
+		 * Another sb's bdi, as two filesystems on one disk share its
+		 * bdi_writeback: both sbs' inodes on one set of lists. Not
+		 * SB_I_PERSB_BDI: the owner unregisters it; each sb holds a
+		 * reference (put by fs/super.c when the sb is freed).
+		 */
+		sb->s_bdi = bdi_get(bdi_of->s_bdi);
+		err = 0;
+	} else {
+		err = super_setup_bdi(sb);
+	}
 	if (err) {
 		deactivate_locked_super(sb);
 		return ERR_PTR(err);
@@ -505,6 +527,19 @@ struct super_block *kshim_wbfs_mount(struct kshim_bdev *kb,
 	sb->s_flags |= SB_BORN;
 	up_write(&sb->s_umount);
 	return sb;
+}
+
+struct super_block *kshim_wbfs_mount(struct kshim_bdev *kb,
+				     unsigned int max_inodes)
+{
+	return wbfs_mount(kb, max_inodes, NULL);
+}
+
+struct super_block *kshim_wbfs_mount_sharing_bdi(struct kshim_bdev *kb,
+						 unsigned int max_inodes,
+						 struct super_block *other)
+{
+	return wbfs_mount(kb, max_inodes, other);
 }
 
 void kshim_wbfs_umount(struct super_block *sb)

@@ -43,10 +43,15 @@ static void default_tunables(void)
 	KSHIM_ASSERT_EQ_FATAL(kshim_sysctl_write("vm/dirty_writeback_centisecs", "500"), 0);
 }
 
-static void setup(void)
+/* A device of the test's own (queue depth, latency); NULL: the default. */
+static void setup_dev(const struct kshim_bdev_config *dev)
 {
 	struct kshim_bdev_config cfg = { .path = img };
 
+	if (dev) {
+		cfg = *dev;
+		cfg.path = img;
+	}
 	default_tunables();
 	KSHIM_ASSERT_EQ_FATAL(kshim_host_image_create(img, sizeof(img),
 						      IMG_SIZE, 1), 0);
@@ -62,6 +67,11 @@ static void setup(void)
 	 * it that from the start.
 	 */
 	KSHIM_ASSERT_EQ_FATAL(bdi_set_min_ratio(sb->s_bdi, 99), 0);
+}
+
+static void setup(void)
+{
+	setup_dev(NULL);
 }
 
 static void teardown(void)
@@ -317,6 +327,8 @@ static void test_kupdate_takes_only_expired_inodes(void)
 
 struct creator {
 	bool stop;
+	unsigned int interval_ms;	/* 0: 50 */
+	bool one_page;			/* else 1 to 3 pages */
 	struct inode *files[256];
 	int nr;
 };
@@ -330,9 +342,11 @@ static void creator_fn(void *arg)
 	while (!READ_ONCE(c->stop) && c->nr < ARRAY_SIZE(c->files)) {
 		struct inode *inode = new_file(16384);
 
-		write_file(inode, 0, 4096 + c->nr % 3 * 4096);
+		write_file(inode, 0, c->one_page ? 4096 :
+					4096 + c->nr % 3 * 4096);
 		c->files[c->nr++] = inode;
-		schedule_timeout_uninterruptible(msecs_to_jiffies(50));
+		schedule_timeout_uninterruptible(
+			msecs_to_jiffies(c->interval_ms ?: 50));
 	}
 }
 
@@ -726,6 +740,526 @@ static void test_bad_tunables_are_refused(void)
 	default_tunables();
 }
 
+/* ==== One inode's data integrity: write_inode_now() ======================= */
+
+static unsigned long submitted(struct inode *inode)
+{
+	struct kshim_wbfs_inode_stats st;
+
+	kshim_wbfs_get_stats(inode, &st);
+	return st.pages_submitted;
+}
+
+static unsigned long write_inode_calls(struct inode *inode)
+{
+	struct kshim_wbfs_inode_stats st;
+
+	kshim_wbfs_get_stats(inode, &st);
+	return st.write_inode_calls;
+}
+
+/* A fault rule on the file's data extent only, or on its inode's sector
+ * only (kshim_wbfs_sectors()). */
+static int fault_on(struct inode *inode, bool data, blk_status_t status,
+		    u64 delay_ns)
+{
+	struct kshim_fault f = {
+		.ops = KSHIM_FAULT_WRITE, .status = status, .delay_ns = delay_ns,
+	};
+	sector_t data_start, inode_sector;
+	u64 data_sectors;
+
+	kshim_wbfs_sectors(inode, &data_start, &data_sectors, &inode_sector);
+	f.start = data ? data_start : inode_sector;
+	f.nr_sectors = data ? data_sectors : 1;
+	return kshim_bdev_add_fault(kb, &f);
+}
+
+/*
+ * write_inode_now(inode, 1), what a filesystem calls to make one inode
+ * durable, is a data-integrity write: it waits for the data it submitted
+ * and only then writes the inode, whose metadata may describe that data
+ * (filesystems that update metadata at data I/O completion depend on
+ * it). Data writes are slow here (30 ms) and the inode's sector fast: a
+ * write_inode_now() that did not wait would return with the data still
+ * in flight.
+ */
+static void test_write_inode_now_waits_for_the_data(void)
+{
+	struct inode *inode;
+	unsigned long calls;
+
+	setup();
+	quiet_flusher();
+	inode = new_file(1 << 20);
+	write_file(inode, 0, 64 << 10);
+	calls = write_inode_calls(inode);
+	KSHIM_ASSERT(fault_on(inode, true, BLK_STS_OK, 30 * NSEC_PER_MSEC) >= 0);
+	KSHIM_ASSERT_EQ(write_inode_now(inode, 1), 0);
+	KSHIM_ASSERT_EQ(written(inode), 16);
+	KSHIM_ASSERT(!mapping_tagged(inode->i_mapping, PAGECACHE_TAG_WRITEBACK));
+	KSHIM_ASSERT_EQ(write_inode_calls(inode), calls + 1);
+	KSHIM_ASSERT(!(i_state_of(inode) & I_DIRTY_ALL));
+	KSHIM_ASSERT(on_no_list(inode));
+	KSHIM_ASSERT(disk_holds(inode, 64 << 10));
+	kshim_bdev_clear_faults(kb);
+	kshim_wbfs_release(inode);
+	teardown();
+}
+
+/*
+ * ... and it tells its caller when the data or the inode did not reach
+ * the device: a caller told 0 believes the inode durable. The data's
+ * error is found by the wait for it; the inode's by ->write_inode.
+ */
+static void test_write_inode_now_reports_write_errors(void)
+{
+	struct inode *inode;
+
+	setup();
+	quiet_flusher();
+	inode = new_file(1 << 20);
+	write_file(inode, 0, 16 << 10);
+	KSHIM_ASSERT(fault_on(inode, true, BLK_STS_IOERR, 0) >= 0);
+	KSHIM_ASSERT_EQ(write_inode_now(inode, 1), -EIO);
+	KSHIM_ASSERT_EQ(written(inode), 0);
+	kshim_bdev_clear_faults(kb);
+
+	/* Extending the file dirties the inode (its size) as well. */
+	write_file(inode, 16 << 10, 16 << 10);
+	KSHIM_ASSERT(i_state_of(inode) & I_DIRTY_SYNC);
+	KSHIM_ASSERT(fault_on(inode, false, BLK_STS_IOERR, 0) >= 0);
+	KSHIM_ASSERT_EQ(write_inode_now(inode, 1), -EIO);
+	KSHIM_ASSERT_EQ(written(inode), 4);	/* the data itself is fine */
+	kshim_bdev_clear_faults(kb);
+	kshim_wbfs_release(inode);
+	teardown();
+}
+
+/*
+ * Writeback calls ->write_inode only for dirty metadata: an overwrite in
+ * place dirties pages, not the inode, and sync or write_inode_now() then
+ * writes the pages alone. An inode write per file per sync would be I/O
+ * (a journal transaction on most filesystems) that nothing asked for.
+ */
+static void test_sync_writes_the_inode_only_when_its_metadata_is_dirty(void)
+{
+	struct inode *inode;
+	unsigned long calls;
+
+	setup();
+	quiet_flusher();
+	inode = new_file(1 << 20);
+	write_file(inode, 0, 16 << 10);
+	sync_sb();
+	calls = write_inode_calls(inode);
+	KSHIM_ASSERT(calls >= 1);	/* the new size */
+	write_file(inode, 0, 16 << 10);	/* in place: no new size, no time */
+	KSHIM_ASSERT_EQ(i_state_of(inode) & (I_DIRTY_ALL), I_DIRTY_PAGES);
+	sync_sb();
+	KSHIM_ASSERT_EQ(written(inode), 8);
+	KSHIM_ASSERT_EQ(write_inode_calls(inode), calls);
+	write_file(inode, 0, 4096);
+	KSHIM_ASSERT_EQ(write_inode_now(inode, 1), 0);
+	KSHIM_ASSERT_EQ(written(inode), 9);
+	KSHIM_ASSERT_EQ(write_inode_calls(inode), calls);
+	kshim_wbfs_release(inode);
+	teardown();
+}
+
+/* ==== Sharing the flusher: slices, budgets, s_umount ====================== */
+
+/*
+ * A slow device with one I/O in flight at most: a submitter waits for the
+ * previous I/O, so a flusher pass over many small files takes time
+ * (virtual in det) and the 100 ms slices of writeback_sb_inodes() and
+ * __writeback_inodes_wb() come into play. A one-page file costs two I/Os
+ * of 2 ms (its data and, under WB_SYNC_NONE, its inode's sector): about
+ * 25 files a slice.
+ */
+static const struct kshim_bdev_config slow_serial_dev = {
+	.queue_depth = 1,
+	.latency = { .base_ns = 2 * NSEC_PER_MSEC },
+};
+
+#define SMALL_FILES	80
+
+static int count_untouched(struct inode **f, int n)
+{
+	int k, untouched = 0;
+
+	for (k = 0; k < n; k++)
+		if (!submitted(f[k]))
+			untouched++;
+	return untouched;
+}
+
+/*
+ * kupdate runs for as long as there is expired data, so it gives the
+ * flusher back after each 100 ms slice: wb_writeback() ends a periodic
+ * pass when other work is queued, and the pass resumes later. Work that
+ * someone waits for (writeback_inodes_sb_nr(), which a filesystem short
+ * of space calls) must not wait for the whole periodic pass: neither
+ * behind many small inodes nor behind a few large ones, each of which
+ * takes longer than a slice to write.
+ */
+static void kupdate_yields(const struct kshim_bdev_config *dev, int nr,
+			   size_t size, unsigned long max_wait_ms)
+{
+	struct inode *f[SMALL_FILES];
+	unsigned long t0, waited;
+	int k, untouched;
+
+	setup_dev(dev);
+	quiet_flusher();
+	KSHIM_ASSERT_EQ(kshim_sysctl_write("vm/dirty_expire_centisecs", "10"), 0);
+	KSHIM_ASSERT_EQ(kshim_sysctl_write("vm/dirty_writeback_centisecs", "10"), 0);
+	for (k = 0; k < nr; k++) {
+		f[k] = new_file(size);
+		write_file(f[k], 0, size);
+	}
+	/* The periodic pass has begun: the oldest file is on its way. */
+	KSHIM_ASSERT_FATAL(POLL_UNTIL_TIMEOUT(submitted(f[0]) > 0, 10 * HZ));
+	t0 = jiffies;
+	down_read(&sb->s_umount);
+	writeback_inodes_sb_nr(sb, 1, WB_REASON_FS_FREE_SPACE);
+	up_read(&sb->s_umount);
+	waited = jiffies - t0;
+	untouched = count_untouched(f, nr);
+	kshim_info("queued work waited %lu jiffies; %d of %d files not yet written\n",
+		   waited, untouched, nr);
+	/* It ran in the middle of the pass, not after it ... */
+	KSHIM_ASSERT(untouched >= max(1, nr / 4));
+	if (kshim_sched->virtual_time)
+		KSHIM_ASSERT(waited < msecs_to_jiffies(max_wait_ms));
+	/* ... and the periodic flusher came back for the rest. */
+	for (k = 0; k < nr; k++)
+		KSHIM_ASSERT(POLL_UNTIL_TIMEOUT(written(f[k]) == size >> PAGE_SHIFT,
+						10 * HZ));
+	for (k = 0; k < nr; k++)
+		kshim_wbfs_release(f[k]);
+	teardown();
+}
+
+/* 80 one-page files, about 25 to a slice. */
+static void test_kupdate_yields_to_queued_work_after_its_slice(void)
+{
+	kupdate_yields(&slow_serial_dev, SMALL_FILES, 4096, 300);
+}
+
+/*
+ * 5 files of 1 MiB on a device of 110 ms per I/O, one at a time: each
+ * file is one data bio and one inode write, and the flusher, which does
+ * not wait for the last, spends 110 ms on each (submitting the inode
+ * write waits for the data bio). The slice is over after the first file;
+ * the queued work writes the second, and the periodic pass resumes with
+ * the rest (it may have submitted the third by the time the test looks).
+ * A pass that did not yield would write all five first.
+ */
+static void test_kupdate_yields_to_queued_work_between_large_inodes(void)
+{
+	static const struct kshim_bdev_config slow_large_dev = {
+		.queue_depth = 1,
+		.latency = { .base_ns = 110 * NSEC_PER_MSEC },
+	};
+
+	kupdate_yields(&slow_large_dev, 5, 1 << 20, 500);
+}
+
+/*
+ * Background writeback is for getting under dirty_background_bytes, not
+ * for writing everything: wb_writeback() checks the threshold each time a
+ * slice ends and stops once under it. A flusher that wrote on to the last
+ * page would turn every small dirtying into I/O (that is sync's job).
+ */
+static void test_background_writeback_stops_under_the_threshold(void)
+{
+	const unsigned long thresh = 64;	/* pages: 256 KiB */
+	struct inode *f[SMALL_FILES];
+	unsigned long dirty;
+	int k, untouched;
+
+	setup_dev(&slow_serial_dev);
+	quiet_flusher();
+	KSHIM_ASSERT_EQ(kshim_sysctl_write_ul("vm/dirty_background_bytes",
+					      thresh << PAGE_SHIFT), 0);
+	/* 160 pages, in 80 files: the writer's balance_dirty_pages() starts
+	 * background writeback on its way. */
+	for (k = 0; k < SMALL_FILES; k++) {
+		f[k] = new_file(1 << 16);
+		write_file(f[k], 0, 8192);
+	}
+	KSHIM_ASSERT(POLL_UNTIL_TIMEOUT(global_node_page_state(NR_FILE_DIRTY) <=
+					thresh, 10 * HZ));
+	/* Long enough for a flusher that went on to write the rest. */
+	schedule_timeout_uninterruptible(msecs_to_jiffies(500));
+	dirty = global_node_page_state(NR_FILE_DIRTY);
+	untouched = count_untouched(f, SMALL_FILES);
+	kshim_info("background writeback left %lu pages dirty, %d files untouched\n",
+		   dirty, untouched);
+	KSHIM_ASSERT(dirty > 0);
+	KSHIM_ASSERT(dirty <= thresh);
+	KSHIM_ASSERT(untouched > 0);
+	for (k = 0; k < SMALL_FILES; k++)
+		kshim_wbfs_release(f[k]);
+	teardown();
+}
+
+/*
+ * A flusher pass started by wakeup_flusher_threads() (sync(2)'s first
+ * step, and what a filesystem short of space calls) writes a large
+ * inode in slices: when one runs out, the inode goes to b_more_io
+ * (requeue_io()) and the same pass comes back for the rest, even though
+ * other inodes were dirtied meanwhile. Put back on b_dirty behind those
+ * instead, it would get a new dirtied_when, after the pass's
+ * dirtied_before, and the pass would end with half of it dirty.
+ */
+static void test_flusher_pass_finishes_a_large_inode_over_several_slices(void)
+{
+	/* One I/O in flight, 50 us a page: a slice is 8 bios of 1 MiB and
+	 * the flusher waits about 13 ms before each, time for the test to
+	 * dirty another inode during the first slice. */
+	static const struct kshim_bdev_config dev = {
+		.queue_depth = 1,
+		.latency = { .base_ns = 50 * NSEC_PER_USEC },
+	};
+	const size_t size = 16 << 20;	/* 4096 pages: two slices of 2048 */
+	struct inode *big, *young;
+
+	setup_dev(&dev);
+	quiet_flusher();
+	big = new_file(size);
+	write_file(big, 0, size);
+	wakeup_flusher_threads(WB_REASON_SYNC);
+	/* The first slice is on its way: dirty another inode now, so that
+	 * b_dirty is not empty when the slice ends. */
+	KSHIM_ASSERT(POLL_UNTIL_TIMEOUT(submitted(big) > 0, 10 * HZ));
+	young = new_file(1 << 16);
+	write_file(young, 0, 4096);
+	KSHIM_ASSERT(POLL_UNTIL_TIMEOUT(!test_bit(WB_start_all, &wb()->state),
+					10 * HZ));
+	KSHIM_ASSERT_EQ(submitted(big), size >> PAGE_SHIFT);
+	KSHIM_ASSERT(POLL_UNTIL_TIMEOUT(written(big) == size >> PAGE_SHIFT,
+					10 * HZ));
+	KSHIM_ASSERT(disk_holds(big, size));
+	kshim_wbfs_release(young);
+	kshim_wbfs_release(big);
+	teardown();
+}
+
+/*
+ * writeback_inodes_sb_nr(sb, nr) asks for about nr pages: the flusher
+ * writes the oldest inodes until the budget is spent and leaves the rest
+ * dirty. A filesystem that needs a few pages cleaned (for space, for
+ * quota) must not get a full flush of the device.
+ */
+static void test_writeback_stops_when_its_page_budget_is_spent(void)
+{
+	struct inode *f[10];
+	int k;
+
+	setup();
+	quiet_flusher();
+	for (k = 0; k < ARRAY_SIZE(f); k++) {
+		f[k] = new_file(1 << 16);
+		write_file(f[k], 0, 4096);
+		schedule_timeout_uninterruptible(2);	/* oldest first */
+	}
+	down_read(&sb->s_umount);
+	writeback_inodes_sb_nr(sb, 3, WB_REASON_FS_FREE_SPACE);
+	up_read(&sb->s_umount);
+	for (k = 0; k < ARRAY_SIZE(f); k++) {
+		KSHIM_ASSERT_EQ(submitted(f[k]), k < 3 ? 1 : 0);
+		if (k >= 3)
+			KSHIM_ASSERT(i_state_of(f[k]) & I_DIRTY_PAGES);
+	}
+	for (k = 0; k < ARRAY_SIZE(f); k++)
+		kshim_wbfs_release(f[k]);
+	teardown();
+}
+
+/*
+ * sync writes what was dirty when it started, not what is dirtied while
+ * it runs: wb_writeback() keeps the dirtied_before it started with for
+ * every queue_io() of a sync, so a task creating files the whole time
+ * cannot make sync chase them (a sync that never ends while someone
+ * writes: the livelock that dirtied_before exists for).
+ */
+static void test_sync_does_not_chase_inodes_dirtied_after_it_started(void)
+{
+	struct inode *f[20];
+	struct creator c = { .interval_ms = 5, .one_page = true };
+	struct task_struct *t;
+	unsigned long t0, t1;
+	int k, later = 0, chased = 0;
+
+	setup_dev(&slow_serial_dev);
+	quiet_flusher();
+	for (k = 0; k < ARRAY_SIZE(f); k++) {
+		f[k] = new_file(1 << 16);
+		write_file(f[k], 0, 4096);
+	}
+	t = kshim_task_run(creator_fn, &c, "creator", -1);
+	t0 = jiffies;
+	sync_sb();
+	t1 = jiffies;
+	WRITE_ONCE(c.stop, true);
+	kshim_task_join(t);
+	for (k = 0; k < ARRAY_SIZE(f); k++)
+		KSHIM_ASSERT_EQ(written(f[k]), 1);
+	/* Nothing writes after sync returned (no periodic, no background
+	 * writeback): what was submitted, the sync submitted. */
+	for (k = 0; k < c.nr; k++) {
+		unsigned long when = dirtied_when_of(c.files[k]);
+
+		if (!time_after(when, t0 + 1) || !time_before(when, t1))
+			continue;
+		later++;
+		if (submitted(c.files[k]))
+			chased++;
+	}
+	kshim_info("sync took %lu jiffies; %d files dirtied during it, %d of them written by it\n",
+		   t1 - t0, later, chased);
+	KSHIM_ASSERT_EQ(chased, 0);
+	/* The case under test happened: files were dirtied during the sync. */
+	if (kshim_sched->virtual_time)
+		KSHIM_ASSERT(later >= 3);
+	while (c.nr)
+		kshim_wbfs_release(c.files[--c.nr]);
+	for (k = 0; k < ARRAY_SIZE(f); k++)
+		kshim_wbfs_release(f[k]);
+	teardown();
+}
+
+/*
+ * A second wbfs on a device of its own but on sb's bdi, as two
+ * filesystems on partitions of one disk: their inodes share one
+ * bdi_writeback, its flusher and its lists.
+ */
+static char img2[128];
+static struct kshim_bdev *kb2;
+static struct super_block *sb2;
+
+static void setup_second_sb(void)
+{
+	struct kshim_bdev_config cfg = { .path = img2 };
+
+	KSHIM_ASSERT_EQ_FATAL(kshim_host_image_create(img2, sizeof(img2),
+						      32ULL << 20, 1), 0);
+	kb2 = kshim_bdev_open(&cfg);
+	KSHIM_ASSERT_FATAL(!IS_ERR(kb2));
+	sb2 = kshim_wbfs_mount_sharing_bdi(kb2, 256, sb);
+	KSHIM_ASSERT_FATAL(!IS_ERR(sb2));
+	KSHIM_ASSERT_PTR_EQ(sb2->s_bdi, sb->s_bdi);
+}
+
+/* Before teardown(): sb's unmount unregisters the bdi. */
+static void teardown_second_sb(void)
+{
+	kshim_wbfs_umount(sb2);
+	kshim_bdev_close(kb2);
+	kshim_host_image_remove(img2);
+}
+
+/*
+ * Both sbs mounted, two files of two dirty pages on each; sb2's are the
+ * older, so a pass meets them first on b_io (move_expired_inodes() sorts
+ * b_io by sb, the oldest inode's sb at the tail).
+ */
+static void two_sbs_dirty(struct inode **mine, struct inode **theirs)
+{
+	int k;
+
+	setup();
+	quiet_flusher();
+	setup_second_sb();
+	for (k = 0; k < 2; k++) {
+		theirs[k] = kshim_wbfs_create(sb2, 1 << 20);
+		KSHIM_ASSERT_FATAL(!IS_ERR(theirs[k]));
+		write_file(theirs[k], 0, 8192);
+	}
+	schedule_timeout_uninterruptible(2);
+	for (k = 0; k < 2; k++) {
+		mine[k] = new_file(1 << 20);
+		write_file(mine[k], 0, 8192);
+	}
+}
+
+static void two_sbs_release(struct inode **mine, struct inode **theirs)
+{
+	int k;
+
+	for (k = 0; k < 2; k++) {
+		kshim_wbfs_release(mine[k]);
+		kshim_wbfs_release(theirs[k]);
+	}
+	teardown_second_sb();
+	teardown();
+}
+
+/*
+ * The flusher pins each superblock with a trylock of s_umount: while
+ * someone holds it for writing (remount, freeze, umount) that sb's
+ * inodes go back to b_dirty, neither written without the lock nor spun
+ * on; the other sb on the same bdi is written in the same pass, and a
+ * later pass writes the skipped inodes once s_umount is free: skipped,
+ * never lost.
+ */
+static void test_flusher_skips_an_sb_whose_s_umount_is_held(void)
+{
+	struct inode *mine[2], *theirs[2];
+	int k;
+
+	two_sbs_dirty(mine, theirs);
+	down_write(&sb2->s_umount);
+	wakeup_flusher_threads(WB_REASON_SYNC);
+	/* wb_check_start_all() clears the bit when its pass has ended. */
+	KSHIM_ASSERT(POLL_UNTIL_TIMEOUT(!test_bit(WB_start_all, &wb()->state),
+					10 * HZ));
+	for (k = 0; k < 2; k++) {
+		KSHIM_ASSERT(POLL_UNTIL_TIMEOUT(written(mine[k]) == 2, 10 * HZ));
+		KSHIM_ASSERT_EQ(submitted(theirs[k]), 0);
+		KSHIM_ASSERT(i_state_of(theirs[k]) & I_DIRTY_PAGES);
+		KSHIM_ASSERT(on_list(theirs[k], &wb()->b_dirty));
+	}
+	up_write(&sb2->s_umount);
+	wakeup_flusher_threads(WB_REASON_SYNC);
+	for (k = 0; k < 2; k++)
+		KSHIM_ASSERT(POLL_UNTIL_TIMEOUT(written(theirs[k]) == 2, 10 * HZ));
+	two_sbs_release(mine, theirs);
+}
+
+/*
+ * sync of one filesystem (sync_inodes_sb(), as syncfs(2)) writes and
+ * waits for that sb's inodes, whatever else is on the shared lists: the
+ * other sb's inodes it meets on b_io go back to b_dirty (redirty_tail()),
+ * not written by the wrong sync and not dropped from the lists.
+ */
+static void test_sync_of_one_sb_leaves_the_other_sbs_inodes_dirty(void)
+{
+	struct inode *mine[2], *theirs[2];
+	int k;
+
+	two_sbs_dirty(mine, theirs);
+	sync_sb();
+	for (k = 0; k < 2; k++) {
+		KSHIM_ASSERT_EQ(written(mine[k]), 2);
+		KSHIM_ASSERT(disk_holds(mine[k], 8192));
+		KSHIM_ASSERT(on_no_list(mine[k]));
+		KSHIM_ASSERT_EQ(submitted(theirs[k]), 0);
+		KSHIM_ASSERT(i_state_of(theirs[k]) & I_DIRTY_PAGES);
+		KSHIM_ASSERT(on_list(theirs[k], &wb()->b_dirty));
+	}
+	down_read(&sb2->s_umount);
+	sync_inodes_sb(sb2);
+	up_read(&sb2->s_umount);
+	for (k = 0; k < 2; k++) {
+		KSHIM_ASSERT_EQ(written(theirs[k]), 2);
+		KSHIM_ASSERT(disk_holds(theirs[k], 8192));
+	}
+	two_sbs_release(mine, theirs);
+}
+
 static const struct kshim_test list_tests[] = {
 	KSHIM_TEST(test_write_sync_reaches_disk),
 	KSHIM_TEST(test_dirtied_inode_goes_to_b_dirty_with_its_time),
@@ -746,6 +1280,25 @@ static const struct kshim_test sync_tests[] = {
 	{ }
 };
 
+static const struct kshim_test integrity_tests[] = {
+	KSHIM_TEST(test_write_inode_now_waits_for_the_data),
+	KSHIM_TEST(test_write_inode_now_reports_write_errors),
+	KSHIM_TEST(test_sync_writes_the_inode_only_when_its_metadata_is_dirty),
+	{ }
+};
+
+static const struct kshim_test sharing_tests[] = {
+	KSHIM_TEST(test_kupdate_yields_to_queued_work_after_its_slice),
+	KSHIM_TEST(test_kupdate_yields_to_queued_work_between_large_inodes),
+	KSHIM_TEST(test_background_writeback_stops_under_the_threshold),
+	KSHIM_TEST(test_flusher_pass_finishes_a_large_inode_over_several_slices),
+	KSHIM_TEST(test_writeback_stops_when_its_page_budget_is_spent),
+	KSHIM_TEST(test_sync_does_not_chase_inodes_dirtied_after_it_started),
+	KSHIM_TEST(test_flusher_skips_an_sb_whose_s_umount_is_held),
+	KSHIM_TEST(test_sync_of_one_sb_leaves_the_other_sbs_inodes_dirty),
+	{ }
+};
+
 static const struct kshim_test flusher_tests[] = {
 	KSHIM_TEST(test_background_writeback_starts_past_the_threshold),
 	KSHIM_TEST(test_periodic_writeback_writes_expired_data),
@@ -760,5 +1313,7 @@ static const struct kshim_test bad_input_tests[] = {
 
 KSHIM_SUITES({ "lists", NULL, NULL, list_tests },
 	     { "sync", NULL, NULL, sync_tests },
+	     { "integrity", NULL, NULL, integrity_tests },
+	     { "sharing", NULL, NULL, sharing_tests },
 	     { "flusher", NULL, NULL, flusher_tests },
 	     { "bad_input", NULL, NULL, bad_input_tests });

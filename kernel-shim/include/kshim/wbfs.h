@@ -32,6 +32,12 @@ struct kshim_wbfs_inode_stats {
  * the real bdi workqueue). max_inodes sizes the inode table. */
 struct super_block *kshim_wbfs_mount(struct kshim_bdev *kb,
 				     unsigned int max_inodes);
+/* The same on another device, but on @other's bdi (its flusher and its
+ * b_dirty/b_io/b_more_io lists), as two filesystems on partitions of one
+ * disk. Unmount it before @other, whose unmount unregisters the bdi. */
+struct super_block *kshim_wbfs_mount_sharing_bdi(struct kshim_bdev *kb,
+						 unsigned int max_inodes,
+						 struct super_block *other);
 /* Unmount: the real generic_shutdown_super() (sync, evict, bdi). Every
  * file must have been released. */
 void kshim_wbfs_umount(struct super_block *sb);
@@ -65,6 +71,10 @@ int kshim_wbfs_read_disk(struct inode *inode, loff_t pos, void *buf,
 
 void kshim_wbfs_get_stats(struct inode *inode,
 			  struct kshim_wbfs_inode_stats *st);
+/* Where a file lives on the device: its data extent and its inode's
+ * sector, for a fault rule (kshim_bdev_add_fault()) that hits only one. */
+void kshim_wbfs_sectors(struct inode *inode, sector_t *data_start,
+			u64 *data_sectors, sector_t *inode_sector);
 /* Bytes the filesystem has written to the device (data and inodes). */
 u64 kshim_wbfs_bytes_written(struct super_block *sb);
 /* Data pages submitted whose bios have not completed (all files). */
