@@ -928,10 +928,16 @@ static void kupdate_yields(const struct kshim_bdev_config *dev, int nr,
 	untouched = count_untouched(f, nr);
 	kshim_info("queued work waited %lu jiffies; %d of %d files not yet written\n",
 		   waited, untouched, nr);
-	/* It ran in the middle of the pass, not after it ... */
-	KSHIM_ASSERT(untouched >= max(1, nr / 4));
-	if (kshim_sched->virtual_time)
+	/*
+	 * It ran in the middle of the pass, not after it ... In virtual
+	 * time only: on the host clock the device's 2 ms and the slices'
+	 * 100 ms race the test's own start-up, which a slow host (TSan, a
+	 * loaded machine) stretches until the pass has reached every file.
+	 */
+	if (kshim_sched->virtual_time) {
+		KSHIM_ASSERT(untouched >= max(1, nr / 4));
 		KSHIM_ASSERT(waited < msecs_to_jiffies(max_wait_ms));
+	}
 	/* ... and the periodic flusher came back for the rest. */
 	for (k = 0; k < nr; k++)
 		KSHIM_ASSERT(POLL_UNTIL_TIMEOUT(written(f[k]) == size >> PAGE_SHIFT,
