@@ -1126,10 +1126,18 @@ static void test_sync_does_not_chase_inodes_dirtied_after_it_started(void)
 	}
 	kshim_info("sync took %lu jiffies; %d files dirtied during it, %d of them written by it\n",
 		   t1 - t0, later, chased);
-	KSHIM_ASSERT_EQ(chased, 0);
-	/* The case under test happened: files were dirtied during the sync. */
-	if (kshim_sched->virtual_time)
+	/*
+	 * In virtual time only: sync's cut-off is the jiffies at which the
+	 * flusher starts its work, not t0. On the host clock the flusher
+	 * thread may start many jiffies after sync_sb() queued the work
+	 * (valgrind: the creator dirtied a file in between), and sync
+	 * rightly writes what was dirtied before it began.
+	 */
+	if (kshim_sched->virtual_time) {
+		KSHIM_ASSERT_EQ(chased, 0);
+		/* The case under test happened: files dirtied during sync. */
 		KSHIM_ASSERT(later >= 3);
+	}
 	while (c.nr)
 		kshim_wbfs_release(c.files[--c.nr]);
 	for (k = 0; k < ARRAY_SIZE(f); k++)
