@@ -257,6 +257,13 @@ const char *xfs_fixture_logprint(struct xfs_fixture *f)
 	return logprint;
 }
 
+void xfs_fixture_quiesce(struct xfs_mount *mp)
+{
+	KSHIM_ASSERT_EQ(xfs_log_force(mp, XFS_LOG_SYNC), 0);
+	xfs_ail_push_all_sync(mp->m_ail);
+	KSHIM_ASSERT_EQ_FATAL(xfs_ail_min_lsn(mp->m_ail), 0);
+}
+
 unsigned int xfs_fixture_ail_items(struct xfs_ail *ailp)
 {
 	struct xfs_log_item *lip;

@@ -330,6 +330,13 @@ unsigned int xfs_fixture_bad_scratch_blocks(struct xfs_fixture *f);
 const char *xfs_fixture_logprint(struct xfs_fixture *f);
 
 /**
+ * xfs_fixture_quiesce() - an idle log: everything committed is forced to
+ * disk and written back, the AIL empty (fatal if it is not)
+ * @mp: the mounted filesystem
+ */
+void xfs_fixture_quiesce(struct xfs_mount *mp);
+
+/**
  * xfs_fixture_ail_items() - how many log items the AIL holds now
  * @ailp: the mount's AIL (mp->m_ail)
  *

@@ -68,8 +68,6 @@ static bool det(void)
 	return kshim_sched->virtual_time;
 }
 
-#define ail_items(ailp)	xfs_fixture_ail_items(ailp)
-
 static xfs_lsn_t ail_max_lsn(struct xfs_ail *ailp)
 {
 	struct xfs_log_item *lip;
@@ -99,13 +97,6 @@ static void expect_on_disk(struct xfs_mount *mp, unsigned int first,
 	}
 }
 
-/* Everything committed is on disk and written back: an idle log. */
-static void quiesce(struct xfs_mount *mp)
-{
-	KSHIM_ASSERT_EQ(xfs_log_force(mp, XFS_LOG_SYNC), 0);
-	xfs_ail_push_all_sync(mp->m_ail);
-	KSHIM_ASSERT_EQ_FATAL(xfs_ail_min_lsn(mp->m_ail), 0);
-}
 
 /*
  * One tr_write transaction logging scratch blocks first..first+n-1
@@ -159,7 +150,7 @@ static void test_background_target_is_a_quarter_of_the_log_past_the_tail(void)
 	log = mp->m_log;
 	ailp = mp->m_ail;
 	logbb = log->l_logBBsize;
-	quiesce(mp);
+	xfs_fixture_quiesce(mp);
 
 	/* The head into the last quarter of the log (with a margin). Blocks
 	 * 1..31 relogged each time stay together at the newest LSN: the
@@ -168,7 +159,7 @@ static void test_background_target_is_a_quarter_of_the_log_past_the_tail(void)
 		KSHIM_ASSERT_FATAL(i < 10000);
 		commit_forced(mp, 1, 31, seq++, 1000);
 	}
-	KSHIM_ASSERT_EQ(ail_items(ailp), 31);
+	KSHIM_ASSERT_EQ(xfs_fixture_ail_items(ailp), 31);
 
 	/* Block 0 logged once, with the others: from now on it alone holds
 	 * the tail, at an LSN in the log's last quarter. */
@@ -203,7 +194,7 @@ static void test_background_target_is_a_quarter_of_the_log_past_the_tail(void)
 	 * target stay in the AIL, however long xfsaild runs. */
 	KSHIM_ASSERT(POLL_UNTIL_TIMEOUT(xfs_ail_min_lsn(ailp) != tail, 10 * HZ));
 	msleep(300);
-	KSHIM_ASSERT_EQ(ail_items(ailp), 31);
+	KSHIM_ASSERT_EQ(xfs_fixture_ail_items(ailp), 31);
 	KSHIM_ASSERT(XFS_LSN_CMP(xfs_ail_min_lsn(ailp), target) > 0);
 	KSHIM_ASSERT_EQ(READ_ONCE(ailp->ail_target), target);
 	KSHIM_ASSERT_EQ(kshim_xfs_scratch_read(mp, 0, &got), 0);
@@ -251,11 +242,11 @@ static void test_aild_forces_the_cil_to_unpin_items(void)
 
 	mp = xfs_fixture_mount_new(&fx);
 	ailp = mp->m_ail;
-	quiesce(mp);
+	xfs_fixture_quiesce(mp);
 
 	xfs_fixture_commit(&fx, 0xff, 200);
 	KSHIM_ASSERT_EQ(xfs_fixture_force(&fx), 0);
-	KSHIM_ASSERT_EQ(ail_items(ailp), 8);
+	KSHIM_ASSERT_EQ(xfs_fixture_ail_items(ailp), 8);
 	/* Relogged, in the CIL only: the 8 AIL items are pinned. */
 	xfs_fixture_commit(&fx, 0xff, 200);
 	KSHIM_ASSERT(!xlog_cil_empty(mp->m_log));
@@ -263,7 +254,7 @@ static void test_aild_forces_the_cil_to_unpin_items(void)
 	push_stats(mp, &st);
 	xfs_ail_push_all_sync(ailp);
 	push_stats_since(mp, &st, "pinned");
-	KSHIM_ASSERT_EQ(ail_items(ailp), 0);
+	KSHIM_ASSERT_EQ(xfs_fixture_ail_items(ailp), 0);
 	KSHIM_ASSERT(st.pinned >= 8);
 	KSHIM_ASSERT(st.flush >= 1);
 	KSHIM_ASSERT(xlog_cil_empty(mp->m_log));
@@ -288,7 +279,7 @@ static void test_aild_leaves_the_cil_alone_when_nothing_is_pinned(void)
 
 	mp = xfs_fixture_mount_new(&fx);
 	ailp = mp->m_ail;
-	quiesce(mp);
+	xfs_fixture_quiesce(mp);
 
 	xfs_fixture_commit(&fx, 0xff, 200);
 	KSHIM_ASSERT_EQ(xfs_fixture_force(&fx), 0);
@@ -298,7 +289,7 @@ static void test_aild_leaves_the_cil_alone_when_nothing_is_pinned(void)
 	push_stats(mp, &st);
 	xfs_ail_push_all_sync(ailp);
 	push_stats_since(mp, &st, "nothing pinned");
-	KSHIM_ASSERT_EQ(ail_items(ailp), 0);
+	KSHIM_ASSERT_EQ(xfs_fixture_ail_items(ailp), 0);
 	KSHIM_ASSERT_EQ(st.pinned, 0);
 	KSHIM_ASSERT_EQ(st.flush, 0);
 	KSHIM_ASSERT(!xlog_cil_empty(mp->m_log));
@@ -355,7 +346,7 @@ static void unlock_and_drain(struct xfs_ail *ailp, struct xfs_buf **bps,
 	for (i = 0; i < n; i++)
 		xfs_buf_relse(bps[i]);
 	xfs_ail_push_all_sync(ailp);
-	KSHIM_ASSERT_EQ(ail_items(ailp), 0);
+	KSHIM_ASSERT_EQ(xfs_fixture_ail_items(ailp), 0);
 }
 
 /*
@@ -426,7 +417,7 @@ static void test_aild_backs_off_from_many_stuck_items(void)
 
 	mp = xfs_fixture_mount_new(&fx);
 	ailp = mp->m_ail;
-	quiesce(mp);
+	xfs_fixture_quiesce(mp);
 
 	/* 120 items at one LSN (one checkpoint of three transactions), 40
 	 * behind them at the next. */
@@ -434,7 +425,7 @@ static void test_aild_backs_off_from_many_stuck_items(void)
 		commit_blocks(mp, 100 + b, 40, 1, 16);
 	KSHIM_ASSERT_EQ_FATAL(xfs_log_force(mp, XFS_LOG_SYNC), 0);
 	commit_forced(mp, 300, 40, 1, 16);
-	KSHIM_ASSERT_EQ_FATAL(ail_items(ailp), 160);
+	KSHIM_ASSERT_EQ_FATAL(xfs_fixture_ail_items(ailp), 160);
 	n = lock_oldest(ailp, bps, ARRAY_SIZE(bps));
 
 	push_all_for(mp, window, &st, "many stuck");
@@ -443,7 +434,7 @@ static void test_aild_backs_off_from_many_stuck_items(void)
 	/* A pass every 20 ms, each giving up after 101 stuck items, never
 	 * reaching the items behind them. */
 	expect_backoff(&st, window, 20, 101);
-	KSHIM_ASSERT_EQ(ail_items(ailp), 160);
+	KSHIM_ASSERT_EQ(xfs_fixture_ail_items(ailp), 160);
 	/* Blocked on stuck items: counted as load. */
 	KSHIM_ASSERT(aild_sleeps_in(ailp, TASK_KILLABLE));
 	unlock_and_drain(ailp, bps, n);
@@ -468,7 +459,7 @@ static void test_aild_waits_longer_when_stuck_at_its_target(void)
 
 	mp = xfs_fixture_mount_new(&fx);
 	ailp = mp->m_ail;
-	quiesce(mp);
+	xfs_fixture_quiesce(mp);
 
 	xfs_fixture_commit(&fx, 0xff, 200);
 	KSHIM_ASSERT_EQ(xfs_fixture_force(&fx), 0);
@@ -478,7 +469,7 @@ static void test_aild_waits_longer_when_stuck_at_its_target(void)
 	push_all_for(mp, window, &st, "stuck at the target");
 
 	expect_backoff(&st, window, 50, 8);
-	KSHIM_ASSERT_EQ(ail_items(ailp), 8);
+	KSHIM_ASSERT_EQ(xfs_fixture_ail_items(ailp), 8);
 	/* Waiting for I/O at its target, not blocked: no load. */
 	KSHIM_ASSERT(aild_sleeps_in(ailp, TASK_INTERRUPTIBLE));
 	unlock_and_drain(ailp, bps, n);
@@ -511,18 +502,18 @@ static void test_aild_writes_a_large_ail_back_in_few_passes(void)
 
 	mp = xfs_fixture_mount_new(&fx);
 	ailp = mp->m_ail;
-	quiesce(mp);
+	xfs_fixture_quiesce(mp);
 	KSHIM_ASSERT_FATAL(kshim_xfs_scratch_blocks(mp) >= BIG_ITEMS);
 
 	for (c = 0; c < BIG_CHECKPOINTS; c++)
 		commit_forced(mp, c * BIG_PER_CP, BIG_PER_CP, 1, 16);
-	KSHIM_ASSERT_EQ_FATAL(ail_items(ailp), BIG_ITEMS);
+	KSHIM_ASSERT_EQ_FATAL(xfs_fixture_ail_items(ailp), BIG_ITEMS);
 
 	push_stats(mp, &st);
 	xfs_ail_push_all_sync(ailp);
 	push_stats_since(mp, &st, "large AIL");
 
-	KSHIM_ASSERT_EQ(ail_items(ailp), 0);
+	KSHIM_ASSERT_EQ(xfs_fixture_ail_items(ailp), 0);
 	/* Every buffer written once. */
 	KSHIM_ASSERT_EQ(st.success, BIG_ITEMS);
 	KSHIM_ASSERT_EQ(st.flushing, 0);
@@ -566,21 +557,21 @@ static void test_aild_resubmits_a_failed_inode_buffer(void)
 	mp = xfs_fixture_mount_new(&fx);
 	ailp = mp->m_ail;
 	kb = kshim_xfs_data_bdev(fx.x);
-	quiesce(mp);
+	xfs_fixture_quiesce(mp);
 
 	/* The new inode written back with the directory, then changed
 	 * alone: its item is the only one in the AIL and on its cluster
 	 * buffer. */
 	KSHIM_ASSERT_EQ_FATAL(xfs_test_create(mp, "f", &ip), 0);
 	ino = ip->i_ino;
-	quiesce(mp);
+	xfs_fixture_quiesce(mp);
 	KSHIM_ASSERT_EQ_FATAL(xfs_test_touch(mp, ip), 0);
 	eio.start = ip->i_imap.im_blkno;
 	eio.nr_sectors = ip->i_imap.im_len;
 	KSHIM_ASSERT_EQ(xfs_log_force(mp, XFS_LOG_SYNC), 0);
 	KSHIM_ASSERT_FATAL(ip->i_itemp != NULL);
 	KSHIM_ASSERT(test_bit(XFS_LI_IN_AIL, &ip->i_itemp->ili_item.li_flags));
-	KSHIM_ASSERT_EQ(ail_items(ailp), 1);
+	KSHIM_ASSERT_EQ(xfs_fixture_ail_items(ailp), 1);
 
 	kshim_printk_clear();
 	id = kshim_bdev_add_fault(kb, &eio);
@@ -591,7 +582,7 @@ static void test_aild_resubmits_a_failed_inode_buffer(void)
 
 	KSHIM_ASSERT_EQ(kshim_bdev_fault_hits(kb, id), 2);
 	KSHIM_ASSERT(kshim_printk_contains("metadata I/O error"));
-	KSHIM_ASSERT_EQ(ail_items(ailp), 0);
+	KSHIM_ASSERT_EQ(xfs_fixture_ail_items(ailp), 0);
 	KSHIM_ASSERT(!test_bit(XFS_LI_FAILED, &ip->i_itemp->ili_item.li_flags));
 	/* Pushed, then resubmitted from its failed state by the next pass,
 	 * which finds its buffer unlocked and on no queue: two successful

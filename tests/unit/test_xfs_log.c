@@ -376,15 +376,6 @@ static s64 space_left(struct xlog *log, struct xlog_grant_head *head)
 	       grant(head);
 }
 
-/* Everything committed is on disk and written back: an idle log.
- * xfs_ail_push_all_sync() returns only with the AIL empty. */
-static void quiesce(struct xfs_mount *mp)
-{
-	KSHIM_ASSERT_EQ(xfs_log_force(mp, XFS_LOG_SYNC), 0);
-	xfs_ail_push_all_sync(mp->m_ail);
-	KSHIM_ASSERT_EQ(xfs_ail_min_lsn(mp->m_ail), 0);
-}
-
 /*
  * What the grant heads hold when the log is idle (no tickets, the CIL
  * empty, the AIL written back): the log written past the last
@@ -420,7 +411,7 @@ static void test_reserve_regrant_ungrant_account_every_byte(void)
 
 	mp = xfs_fixture_mount_new(&fx);
 	log = mp->m_log;
-	quiesce(mp);
+	xfs_fixture_quiesce(mp);
 	r0 = grant(&log->l_reserve_head);
 	w0 = grant(&log->l_write_head);
 	KSHIM_ASSERT_EQ(r0, idle_grant(log));
@@ -487,7 +478,7 @@ static void test_rolling_transaction_returns_its_reservation(void)
 
 	mp = xfs_fixture_mount_new(&fx);
 	log = mp->m_log;
-	quiesce(mp);
+	xfs_fixture_quiesce(mp);
 	r0 = grant(&log->l_reserve_head);
 	KSHIM_ASSERT_EQ(r0, idle_grant(log));
 	KSHIM_ASSERT_EQ(grant(&log->l_write_head), r0);
@@ -503,7 +494,7 @@ static void test_rolling_transaction_returns_its_reservation(void)
 		KSHIM_ASSERT(space_left(log, &log->l_reserve_head) >= 0);
 	}
 	KSHIM_ASSERT_EQ_FATAL(xfs_trans_commit(tp), 0);
-	quiesce(mp);
+	xfs_fixture_quiesce(mp);
 	KSHIM_ASSERT_EQ(grant(&log->l_reserve_head), idle_grant(log));
 	KSHIM_ASSERT_EQ(grant(&log->l_write_head), idle_grant(log));
 	for (i = 0; i < 3; i++) {
@@ -560,7 +551,7 @@ static void test_waiters_queue_in_order_and_wake_when_space_frees(void)
 
 	mp = xfs_fixture_mount_new(&fx);
 	log = mp->m_log;
-	quiesce(mp);
+	xfs_fixture_quiesce(mp);
 	free0 = space_left(log, &log->l_reserve_head);
 	r0 = grant(&log->l_reserve_head);
 
@@ -613,7 +604,7 @@ static void test_shutdown_fails_log_space_waiters_with_eio(void)
 
 	mp = xfs_fixture_mount_new(&fx);
 	log = mp->m_log;
-	quiesce(mp);
+	xfs_fixture_quiesce(mp);
 	free0 = space_left(log, &log->l_reserve_head);
 	r0 = grant(&log->l_reserve_head);
 	w0 = grant(&log->l_write_head);
@@ -664,7 +655,7 @@ static void test_ail_takes_items_after_their_checkpoint_and_writes_them_back(voi
 	mp = xfs_fixture_mount_new(&fx);
 	log = mp->m_log;
 	ailp = mp->m_ail;
-	quiesce(mp);
+	xfs_fixture_quiesce(mp);
 
 	/* Committed into the CIL, not yet written: not in the AIL. */
 	csn = xfs_fixture_commit(&fx, 0xff, 200);
