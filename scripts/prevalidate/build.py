@@ -120,7 +120,8 @@ def short_path(path):
 		if os.path.isabs(path) else path
 
 
-def build(side, bd, progress):
+def build(side, bd, progress, targets=None):
+	"""ninja in BD: everything, or only TARGETS (output paths)."""
 	t0 = time.monotonic()
 	steps = [0]
 
@@ -129,7 +130,7 @@ def build(side, bd, progress):
 		if m:
 			steps[0] = int(m.group(1))
 			progress('%s: building' % side, '%s/%s' % m.groups())
-	rc, out = stream(['ninja', '-C', bd], on_line)
+	rc, out = stream(['ninja', '-C', bd] + list(targets or []), on_line)
 	if rc != 0:
 		for line in out.splitlines():
 			m = CC_ERROR.match(line.strip())
@@ -152,6 +153,36 @@ def intro_tests(bd):
 		return json.loads(r.stdout or '[]')
 	except ValueError:
 		return []
+
+
+def test_targets(bd, names):
+	"""What ninja must build for the tests NAMES to run: the targets
+	they depend on and the build outputs on their command lines. None
+	when a test runs something meson does not know it needs (a script
+	with no depends may run any binary): then build everything."""
+	r = subprocess.run(['meson', 'introspect', '--targets', bd],
+			   stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+			   text=True)
+	try:
+		files = {t['id']: t['filename'] for t in json.loads(r.stdout)}
+	except (ValueError, KeyError):
+		return None
+	root = os.path.realpath(bd) + os.sep
+	out = set()
+	for t in intro_tests(bd):
+		if t['name'] not in names:
+			continue
+		deps = t.get('depends') or []
+		if not deps:
+			return None
+		for d in deps:
+			if d not in files:
+				return None
+			out.update(files[d])
+		out.update(c for c in t['cmd']
+			   if os.path.realpath(c).startswith(root))
+	return sorted(os.path.relpath(os.path.realpath(f), root[:-1])
+		      for f in out)
 
 
 def read_testlog(bd, logbase):

@@ -39,7 +39,7 @@ from scripts.prevalidate import report
 from scripts.prevalidate import sanitizers as pvsan
 from scripts.prevalidate.build import (CannotRun, DEFAULT_TARBALL, LOGBASE,
 				       build, configure, intro_tests,
-				       meson_test)
+				       meson_test, test_targets)
 from scripts.shared.gcov import remove_gcda
 
 # Bump when what is stored in base-results.json changes shape.
@@ -561,18 +561,27 @@ def run(a, progress):
 		  options=pvcov.BUILD_OPTIONS)
 	phases['configure'] = time.monotonic() - t
 	check_only(a, bds['base'])
-	builds = {s: build(s, bds[s], progress) for s in ('base', 'patched')}
-	for s in builds:
-		phases['build ' + s] = builds[s]['seconds']
+	builds = {'base': build('base', bds['base'], progress)}
+	phases['build base'] = builds['base']['seconds']
 	base = cached_base(bds['base'], a, progress)
 	phases['tests base' + (' (reused)' if base['reused'] else '')] = \
 		0.0 if base['reused'] else base['seconds']
 	budgets = {n: cmp.budget(e['duration'])
 		   for n, e in base['tests'].items()}
 	touched = {p: patch_targets(p) for p in patches}
-	seen = compiled(bds['patched'], sorted({f for fs in touched.values()
-						 for f in fs}))
+	changed = sorted({f for fs in touched.values() for f in fs})
+	# The base build compiles the same files: the selection is known
+	# before the patched side is built, so only its tests are.
+	seen = compiled(bds['base'], changed)
 	selection = select_tests(a, bds['base'], patches, seen, base)
+	targets = None
+	if selection and selection['run'] is not None:
+		targets = test_targets(bds['patched'], selection['run'])
+	builds['patched'] = build('patched', bds['patched'], progress,
+				  targets)
+	phases['build patched'] = builds['patched']['seconds']
+	if targets is None:
+		seen = compiled(bds['patched'], changed)
 	wrap = pvcov.prepare(bds['patched'], a.workdir,
 			     intro_tests(bds['patched']), coverage=a.coverage,
 			     budgets=budgets)
@@ -600,6 +609,10 @@ def run(a, progress):
 			if timing else (b, p)
 		scen[name] = cmp.compare_scenario(b, p, tb, tp)
 		scen[name]['runs'] = (len(tb), len(tp))
+		# --select left out the test that writes it.
+		scen[name]['not_run_patched'] = bool(
+			b and not p and selection and
+			selection['run'] is not None)
 	os.makedirs(out_dir, exist_ok=True)
 	plots = plot_scenarios(base['scenarios'], pat['scenarios'], out_dir,
 			       progress)

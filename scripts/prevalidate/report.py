@@ -334,7 +334,15 @@ def lines(res, md):
 		out.append('Deterministic figures (virtual time, counts) are '
 			   'compared exactly. Timings (real_*): %s' %
 			   res['timing_rule'])
+	left = [n for n, s in res['scenarios'].items()
+		if s.get('not_run_patched')]
+	if left:
+		out.append('%sNot run on the patched side (--select left out '
+			   'the tests that write them): %s' % (
+				   '' if md else '  ', ', '.join(left)))
 	for name, s in res['scenarios'].items():
+		if s.get('not_run_patched'):
+			continue
 		nb, np = s['runs']
 		out.append('')
 		out.append('%s%s: %d figures compared, %d deterministic '
