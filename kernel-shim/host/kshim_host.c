@@ -13,7 +13,9 @@
 #include <linux/futex.h>
 #include <pthread.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -228,6 +230,76 @@ int kshim_host_backtrace(void **buf, int n)
 	return backtrace(buf, n);
 }
 
+unsigned long kshim_host_thread_self(void)
+{
+	return (unsigned long)pthread_self();
+}
+
+/* The request kshim_host_thread_backtrace() signals a thread with. Static:
+ * a thread that answers after the 200 ms writes into these, not into a
+ * stack frame that is gone. */
+#define BACKTRACE_FRAMES	64
+static struct {
+	pthread_t target;
+	void *frames[BACKTRACE_FRAMES];
+	int n;
+	int done;
+} bt_request;
+
+static void backtrace_signal(int sig)
+{
+	int saved = errno;
+
+	if (pthread_equal(pthread_self(), bt_request.target)) {
+		bt_request.n = backtrace(bt_request.frames, BACKTRACE_FRAMES);
+		__atomic_store_n(&bt_request.done, 1, __ATOMIC_RELEASE);
+	}
+	errno = saved;
+}
+
+static bool in_executable(void *addr, Dl_info *info);
+
+int kshim_host_thread_backtrace(unsigned long thread, void **buf, int n)
+{
+	static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+	static bool installed;
+	struct timespec ms = { 0, 1000000 };
+	int i, first, got = 0;
+
+	pthread_mutex_lock(&lock);
+	if (!installed) {
+		struct sigaction sa = { .sa_handler = backtrace_signal };
+
+		sigemptyset(&sa.sa_mask);
+		sa.sa_flags = SA_RESTART;
+		installed = !sigaction(SIGRTMIN + 7, &sa, NULL);
+	}
+	bt_request.target = (pthread_t)thread;
+	__atomic_store_n(&bt_request.done, 0, __ATOMIC_RELEASE);
+	if (installed && !pthread_kill((pthread_t)thread, SIGRTMIN + 7))
+		for (i = 0; i < 200; i++) {
+			if (__atomic_load_n(&bt_request.done, __ATOMIC_ACQUIRE))
+				break;
+			nanosleep(&ms, NULL);
+		}
+	if (__atomic_load_n(&bt_request.done, __ATOMIC_ACQUIRE)) {
+		/* From the first frame of the executable: not the handler
+		 * and the C library's signal return and futex call. */
+		for (first = 0; first < bt_request.n; first++) {
+			Dl_info info = { 0 };
+
+			if (first && in_executable(bt_request.frames[first],
+						   &info))
+				break;
+		}
+		for (; first < bt_request.n && got < n; first++)
+			buf[got++] = bt_request.frames[first];
+	}
+	bt_request.target = (pthread_t)0;
+	pthread_mutex_unlock(&lock);
+	return got;
+}
+
 /*
  * The executable's path, for addr2line. Read in this process: under
  * valgrind, /proc/PID/exe seen from another process is valgrind's tool,
@@ -250,6 +322,20 @@ static const char *exe_path(void)
 }
 
 /*
+ * Whether ADDR is code of the executable, the one file addr2line reads
+ * (a shared library's frames, CUnit's, must not be looked up in it: their
+ * offsets would name unrelated lines of the executable). INFO: dladdr's.
+ */
+static bool in_executable(void *addr, Dl_info *info)
+{
+	static Dl_info self;
+
+	if (!self.dli_fbase && !dladdr((void *)exe_path, &self))
+		return false;
+	return dladdr(addr, info) && info->dli_fbase == self.dli_fbase;
+}
+
+/*
  * addr2line (binutils, installed with gcc) with OPTS on the frames of BUF
  * that are in the executable, reading its output; NULL if it cannot run.
  * Return addresses point after the call: each steps back one.
@@ -263,9 +349,9 @@ static FILE *addr2line(const char *opts, void *const *buf, int n)
 	len = snprintf(cmd, sizeof(cmd), "addr2line %s -e '%s'", opts,
 		       exe_path());
 	for (i = 0; i < n && len < sizeof(cmd) - 32; i++) {
-		Dl_info info;
+		Dl_info info = { 0 };
 
-		if (!dladdr(buf[i], &info) || !info.dli_fbase)
+		if (!in_executable(buf[i], &info))
 			continue;
 		len += snprintf(cmd + len, sizeof(cmd) - len, " %#lx",
 				(unsigned long)((char *)buf[i] - 1 -
@@ -278,20 +364,62 @@ static FILE *addr2line(const char *opts, void *const *buf, int n)
  * Print a call chain as function and file:line for frames in the
  * executable; raw addresses for the rest, or if addr2line is missing.
  */
+/* One line of addr2line -a -p: without its "0x...: " address; nothing
+ * for a frame it cannot name. */
+static void print_frame_line(const char *line)
+{
+	const char *text = line;
+
+	if (!strncmp(line, "0x", 2) && strstr(line, ": "))
+		text = strstr(line, ": ") + 2;
+	if (!strstr(text, "??"))
+		fprintf(stderr, "        %s", text);
+}
+
 void kshim_host_print_backtrace(void *const *buf, int n)
 {
 	char line[1024];
-	FILE *p = addr2line("-f -i -p -C", buf, n);
+	/* -a: each frame's lines start with its address, so that the
+	 * library frames, which addr2line is not given, go in between. */
+	FILE *p = addr2line("-a -f -i -p -C", buf, n);
+	bool pending;
+	int i;
 
 	if (!p) {
 		backtrace_symbols_fd(buf, n, STDERR_FILENO);
 		return;
 	}
-	while (fgets(line, sizeof(line), p)) {
-		if (strstr(line, "??"))
-			continue;	/* frames outside the executable */
-		fprintf(stderr, "        %s", line);
+	pending = fgets(line, sizeof(line), p) != NULL;
+	for (i = 0; i < n; i++) {
+		Dl_info info = { 0 };
+
+		if (!in_executable(buf[i], &info)) {
+			const char *lib = info.dli_fname ?
+				strrchr(info.dli_fname, '/') : NULL;
+
+			if (info.dli_sname)
+				fprintf(stderr, "        %s+%#lx in %s\n",
+					info.dli_sname,
+					(unsigned long)((char *)buf[i] -
+							(char *)info.dli_saddr),
+					lib ? lib + 1 : info.dli_fname);
+			else if (info.dli_fname)
+				fprintf(stderr, "        %s+%#lx\n",
+					lib ? lib + 1 : info.dli_fname,
+					(unsigned long)((char *)buf[i] -
+							(char *)info.dli_fbase));
+			continue;
+		}
+		if (!pending)
+			break;
+		/* The frame's "0x...: " line, then its "(inlined by)" ones. */
+		print_frame_line(line);
+		while ((pending = fgets(line, sizeof(line), p) != NULL) &&
+		       strncmp(line, "0x", 2))
+			print_frame_line(line);
 	}
+	while (fgets(line, sizeof(line), p))
+		;
 	if (pclose(p))
 		backtrace_symbols_fd(buf, n, STDERR_FILENO);
 }

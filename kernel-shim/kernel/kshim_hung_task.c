@@ -37,14 +37,47 @@ static struct {
 } samples[NO_PROGRESS_SAMPLES];
 static unsigned int nr_samples;
 
+#define STACK_FRAMES	16
+
+/*
+ * What a blocked task waits on: "on WHAT", and for one in schedule() the
+ * object its stack shows it waits for ("a completion"), as the det
+ * backend's report says. STACK gets the stack (the task is asked for it,
+ * kshim_host_thread_backtrace()); returns its frames, 0 if none.
+ */
+static int print_blocked_on(struct kshim_task *kt, void **stack)
+{
+	const char *what = READ_ONCE(kt->blocked_on);
+	unsigned long thread = READ_ONCE(kt->host_thread);
+	int n = thread ? kshim_host_thread_backtrace(thread, stack,
+						       STACK_FRAMES) : 0;
+	const char *obj = NULL;
+
+	if (what && !strcmp(what, "schedule") && !READ_ONCE(kt->waiting_for))
+		obj = kshim_wait_object(stack, n);
+	pr_cont(" on %s", what ?: "?");
+	if (obj)
+		pr_cont(" (waiting for %s)", obj);
+	return n;
+}
+
+static void print_stack(void *const *stack, int n)
+{
+	if (n) {
+		pr_err("      blocked at:\n");
+		kshim_host_print_backtrace(stack, n);
+	}
+}
+
 static void report(struct kshim_task *kt, u64 blocked_ns)
 {
 	struct kshim_lock *l = READ_ONCE(kt->waiting_for);
+	void *stack[STACK_FRAMES];
+	int n;
 
-	pr_err("INFO: task %s:%d blocked for more than %llu seconds, on %s",
-	       kt->task.comm, kt->task.pid,
-	       blocked_ns / NSEC_PER_SEC,
-	       READ_ONCE(kt->blocked_on) ?: "?");
+	pr_err("INFO: task %s:%d blocked for more than %llu seconds,",
+	       kt->task.comm, kt->task.pid, blocked_ns / NSEC_PER_SEC);
+	n = print_blocked_on(kt, stack);
 	struct task_struct *owner = l ? READ_ONCE(l->owner) : NULL;
 
 	if (owner && kshim_task_live_locked(owner))
@@ -53,6 +86,7 @@ static void report(struct kshim_task *kt, u64 blocked_ns)
 		pr_cont(" held by a task that has exited");
 	pr_cont("\n");
 	kshim_lock_print_held(kt);
+	print_stack(stack, n);
 }
 
 static char state_letter(struct kshim_task *kt)
@@ -71,13 +105,16 @@ static char state_letter(struct kshim_task *kt)
 	return 'S';
 }
 
-/* An idle worker, waiting for work: one line for all of them. */
+/* An idle worker or runtime task, waiting for work: one line for all. */
 static bool idle_worker(struct kshim_task *kt)
 {
 	char c = state_letter(kt);
 
+	/* The runtime's own service tasks wait for their next event. */
 	return (c == 'S' || c == 'I') && !READ_ONCE(kt->nr_held) &&
-	       !strncmp(kt->task.comm, "kworker", 7);
+	       (!strncmp(kt->task.comm, "kworker", 7) ||
+		!strcmp(kt->task.comm, "rcu_cb") ||
+		!strcmp(kt->task.comm, "ktimer"));
 }
 
 /* Every task, what it waits on and the locks it holds; idle workers
@@ -97,15 +134,20 @@ static void report_all_tasks(void)
 			idle++;
 			continue;
 		}
+		void *stack[STACK_FRAMES];
+		int n = 0;
+
 		pr_err("  %c %s:%d", state_letter(kt), kt->task.comm,
 		       kt->task.pid);
 		if (since)
-			pr_cont(" on %s", READ_ONCE(kt->blocked_on) ?: "?");
+			n = print_blocked_on(kt, stack);
 		pr_cont("\n");
 		kshim_lock_print_held(kt);
+		print_stack(stack, n);
 	}
 	if (idle)
-		pr_err("  and %d idle worker(s) waiting for work\n", idle);
+		pr_err("  and %d idle worker(s) waiting for work (kworkers, the runtime's timer and RCU tasks)\n",
+		       idle);
 }
 
 /*

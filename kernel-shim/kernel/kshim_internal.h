@@ -36,6 +36,7 @@ struct kshim_task {
 	/* Parallel backend: since when and on what the task is blocked. */
 	u64 blocked_since;		/* 0: not blocked */
 	const char *blocked_on;
+	unsigned long host_thread;	/* kshim_host_thread_self(), for its stack */
 	struct kshim_task *next_all;	/* every live task, for reports */
 	struct kshim_task *prev_all;
 };
@@ -47,6 +48,9 @@ struct kshim_task *kshim_tasks_first(void);
 bool kshim_task_live_locked(struct task_struct *t);
 /* kshim_lock.c: "holds LOCK, taken at SITE" lines of a task, for reports. */
 void kshim_lock_print_held(struct kshim_task *kt);
+/* kshim_wait_object.c: what a task in schedule() waits for, from its
+ * call chain ("a completion"...); NULL if it cannot be told. */
+const char *kshim_wait_object(void *const *where, int n);
 void kshim_hung_task_start(void);
 void kshim_hung_task_stop(void);
 

@@ -618,36 +618,6 @@ static void det_synchronize_rcu(void)
 
 /* ---- reports ------------------------------------------------------------- */
 
-/*
- * What a task blocked in schedule() waits for, told from its call chain:
- * the first of these functions found in it, most telling first (a
- * flush_work() waits on a completion, which waits in schedule_timeout()).
- * The wait_event() family are macros, so no frame names them: the
- * backtrace's caller line does. NULL if none is found.
- */
-static const char *wait_object(struct det_task *dt)
-{
-	static const struct { const char *fn, *what; } waits[] = {
-		{ "__flush_work", "a work item (flush_work)" },
-		{ "wait_for_common", "a completion" },
-		{ "__wait_on_bit", "a bit (wait_on_bit)" },
-		{ "wait_woken", "a wait queue (wait_woken)" },
-		{ "msleep", "a timer (msleep)" },
-		{ "schedule_timeout", "a timer (schedule_timeout)" },
-	};
-	static char chain[1024];
-	int i;
-
-	if (!dt->nwhere)
-		return NULL;
-	kshim_host_symbolize(dt->where, dt->nwhere, "kshim_", chain,
-			     sizeof(chain));
-	for (i = 0; i < ARRAY_SIZE(waits); i++)
-		if (strstr(chain, waits[i].fn))
-			return waits[i].what;
-	return NULL;
-}
-
 static void print_task(struct det_task *dt)
 {
 	struct kshim_task *kt = dt->kt;
@@ -662,7 +632,8 @@ static void print_task(struct det_task *dt)
 	if (dt->state == DET_BLOCKED) {
 		pr_cont(" on %s", dt->what ? dt->what : "?");
 		if (!l && dt->what && !strcmp(dt->what, "schedule")) {
-			const char *obj = wait_object(dt);
+			const char *obj = kshim_wait_object(dt->where,
+							   dt->nwhere);
 
 			if (obj)
 				pr_cont(" (waiting for %s)", obj);

@@ -56,6 +56,14 @@ void kshim_host_fiber_destroy(struct kshim_fiber *f);
 
 /* The calling context's return addresses, and printing them to stderr. */
 int kshim_host_backtrace(void **buf, int n);
+/*
+ * Another thread's (a kshim_host_thread_self() value): a signal makes it
+ * take its own, for a hang report; 0 frames if it does not answer within
+ * 200 ms (under TSan a thread blocked in a futex never does). Only for a
+ * report before the run aborts: the thread's futex wait returns early.
+ */
+unsigned long kshim_host_thread_self(void);
+int kshim_host_thread_backtrace(unsigned long thread, void **buf, int n);
 void kshim_host_print_backtrace(void *const *buf, int n);
 /*
  * The function names of a call chain, innermost first, inlined frames
