@@ -287,6 +287,8 @@ int kshim_xfs_crash(struct kshim_xfs *x, enum kshim_crash_mode mode,
 
 int kshim_xfs_host_make_file(const char *path, unsigned long long bytes);
 int kshim_xfs_host_run(const char *cmd, char *buf, size_t len);
+int kshim_xfs_host_image_cache_get(const char *key, const char *path);
+void kshim_xfs_host_image_cache_put(const char *key, const char *path);
 
 int kshim_xfs_make_file(const char *path, u64 bytes)
 {
@@ -303,28 +305,35 @@ int kshim_xfs_make_file(const char *path, u64 bytes)
 
 int kshim_xfs_mkfs_id(const char *path, u64 bytes, const char *opts, u64 id)
 {
-	char cmd[1024], out[4096];
+	char mkfs[512], key[600], cmd[1024], out[4096];
 	u64 state = kshim_seed() ^ (0x9E3779B97F4A7C15ULL * (id + 1));
 	u64 hi = kshim_random(&state), lo = kshim_random(&state);
 	int err, st;
 
-	err = kshim_xfs_make_file(path, bytes);
-	if (err) {
-		kshim_info("kshim: cannot create %s: error %d\n", path, err);
-		return -1;
-	}
 	/*
 	 * TEST_DIR, TEST_DEV and QA_CHECK_FS, as fstests sets them: with all
 	 * three, mkfs.xfs accepts test-sized filesystems below the 300 MB
 	 * floor it keeps for real ones. The UUID is a version 4 one.
 	 */
-	snprintf(cmd, sizeof(cmd), "TEST_DIR=1 TEST_DEV=1 QA_CHECK_FS=1 "
+	snprintf(mkfs, sizeof(mkfs), "TEST_DIR=1 TEST_DEV=1 QA_CHECK_FS=1 "
 		 "faketime -f '%s' mkfs.xfs -f -q "
-		 "-m uuid=%08x-%04x-4%03x-%04x-%012llx %s %s", KSHIM_MKFS_TIME,
+		 "-m uuid=%08x-%04x-4%03x-%04x-%012llx %s", KSHIM_MKFS_TIME,
 		 (u32)(hi >> 32), (u32)(hi >> 16) & 0xffff,
 		 (u32)hi & 0xfff, 0x8000 | ((u32)(lo >> 48) & 0x3fff),
 		 (unsigned long long)(lo & 0xffffffffffffULL),
-		 opts ? opts : "", path);
+		 opts ? opts : "");
+	/* The image is this command's on a file of this size, wherever it
+	 * is: KSHIM_MKFS_CACHE may hold it (kshim_xfs_image_cache.c). */
+	snprintf(key, sizeof(key), "%llu %s", (unsigned long long)bytes,
+		 mkfs);
+	if (kshim_xfs_host_image_cache_get(key, path) == 0)
+		return 0;
+	err = kshim_xfs_make_file(path, bytes);
+	if (err) {
+		kshim_info("kshim: cannot create %s: error %d\n", path, err);
+		return -1;
+	}
+	snprintf(cmd, sizeof(cmd), "%s %s", mkfs, path);
 	st = kshim_xfs_host_run(cmd, out, sizeof(out));
 	if (st != 0) {
 		kshim_info("kshim: '%s' failed (%d%s):\n%s\n", cmd, st,
@@ -332,6 +341,7 @@ int kshim_xfs_mkfs_id(const char *path, u64 bytes, const char *opts, u64 id)
 			   "installed? (./kshim setup)" : "", out);
 		return -1;
 	}
+	kshim_xfs_host_image_cache_put(key, path);
 	return 0;
 }
 

@@ -53,10 +53,38 @@ int kshim_fuzz_write_seed(const char *name, const void *buf,
 	return fclose(f) == 0 && ok ? 0 : -1;
 }
 
+/*
+ * A fuzzing fleet's runner has no mkfs.xfs: the build ships the images
+ * the targets start from in kshim-images/ beside the binaries
+ * (.clusterfuzzlite/build.sh), and kshim_xfs_mkfs_id() copies them from
+ * there (KSHIM_MKFS_CACHE, xfs/kshim_xfs_image_cache.c). Elsewhere there
+ * is no such folder and mkfs.xfs runs.
+ */
+static void use_shipped_images(void)
+{
+	char exe[4096], *slash;
+	ssize_t n;
+
+	if (getenv("KSHIM_MKFS_CACHE"))
+		return;
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 32);
+	if (n <= 0)
+		return;
+	exe[n] = 0;
+	slash = strrchr(exe, '/');
+	if (!slash)
+		return;
+	strcpy(slash + 1, "kshim-images");
+	if (access(exe, R_OK | X_OK) == 0)
+		setenv("KSHIM_MKFS_CACHE", exe, 1);
+}
+
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	const char *tmp = getenv("TMPDIR");
 	int err;
+
+	use_shipped_images();
 
 	/*
 	 * One seed for every run: the image's UUID (written into every

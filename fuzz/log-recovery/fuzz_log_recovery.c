@@ -535,6 +535,30 @@ static const char *lr_item_finding(const u8 *p, size_t n, char *why,
 	return NULL;
 }
 
+/*
+ * Finding recovery-head-lsn-mismatch (fuzz/log-recovery/README.md): a
+ * record header whose h_lsn is not its own cycle and block. Recovery
+ * checks neither: xlog_set_state() makes the last record's h_lsn the
+ * AIL's head LSN, and the log then runs with its AIL head in a later
+ * cycle than the log itself. True if a record the input touched has
+ * one.
+ */
+static bool record_lsn_mismatch(void)
+{
+	u64 s;
+
+	for (s = 0; s < lr.log_len; s++) {
+		struct xlog_rec_header *rh = (void *)log_sector(s);
+
+		if (rh->h_magicno == cpu_to_be32(XLOG_HEADER_MAGIC_NUM) &&
+		    log_dirty(s, 1) &&
+		    be64_to_cpu(rh->h_lsn) !=
+		    xlog_assign_lsn(be32_to_cpu(rh->h_cycle), s))
+			return true;
+	}
+	return false;
+}
+
 /* True when the input is to be skipped. */
 static bool items_fenced(void)
 {
@@ -556,6 +580,13 @@ static bool items_fenced(void)
 			return true;
 		kshim_info("fuzz_log_recovery: a log item with %s (finding "
 			   "%s, unfenced)\n", why, finding);
+	}
+	if (record_lsn_mismatch()) {
+		if (fenced("recovery-head-lsn-mismatch"))
+			return true;
+		kshim_info("fuzz_log_recovery: a record's h_lsn is not its "
+			   "cycle and block (finding recovery-head-lsn-mismatch, "
+			   "unfenced)\n");
 	}
 	return false;
 }

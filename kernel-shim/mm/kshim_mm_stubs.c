@@ -94,6 +94,17 @@ long strnlen_user(const char __user *src, long n)
 	kshim_unimplemented(__func__);
 }
 
+/*
+ * mm/maccess.c's WARN for a copy larger than its object, which
+ * check_copy_size() calls. gcc -O2 folds every such call kshim compiles
+ * away; clang -O1, OSS-Fuzz's level (.clusterfuzzlite/build.sh), leaves
+ * some in, so the symbol must exist. A call would be a kernel WARN.
+ */
+void __copy_overflow(int size, unsigned long count)
+{
+	kshim_unimplemented(__func__);
+}
+
 /* ==== Loud stubs: user-page pinning (mm/gup.c) =============================
  * block/bio.c reaches these only for user-memory (O_DIRECT) bios, which
  * kshim's callers do not build: no task has user memory. */
