@@ -185,7 +185,7 @@ static void khungtaskd_main(void *unused)
 	for (;;) {
 		u64 now, cpu_used, window;
 		struct kshim_task *kt;
-		int hung = 0;
+		int hung = 0, soon = 0;
 
 		kshim_wait_timeout(&stop, 0, period, "hung-task period");
 		if (READ_ONCE(stop))
@@ -203,8 +203,7 @@ static void khungtaskd_main(void *unused)
 			 * busy TSan runs fail with a burst of reports of
 			 * tasks "blocked for more than 18446744073 seconds".
 			 */
-			if (&kt->task == current || !since || since > now ||
-			    now - since < timeout_ns)
+			if (&kt->task == current || !since || since > now)
 				continue;
 			/*
 			 * As khungtaskd: only uninterruptible sleeps (a lock
@@ -215,6 +214,12 @@ static void khungtaskd_main(void *unused)
 			    (!(state & TASK_UNINTERRUPTIBLE) ||
 			     (state & TASK_NOLOAD)))
 				continue;
+			if (now - since < timeout_ns) {
+				/* Hung at a later check, unless it wakes by
+				 * itself (an msleep() retry loop). */
+				soon += !READ_ONCE(kt->timed_sleep);
+				continue;
+			}
 			if (!hung++)
 				pr_err("kshim: hung tasks (KSHIM_HUNG_TIMEOUT=%llu s):\n",
 				       timeout_ns / NSEC_PER_SEC);
@@ -224,8 +229,13 @@ static void khungtaskd_main(void *unused)
 		if (hung)
 			kshim_fatal("%d task(s) blocked longer than %llu s", hung,
 				    timeout_ns / NSEC_PER_SEC);
-		/* A hung task is the more precise report: it comes first. */
-		if (no_progress(now, &cpu_used, &window)) {
+		/*
+		 * A hung task is the more precise report: it comes first,
+		 * also when the no-progress window (which may have begun
+		 * before the task blocked) closes before the task has been
+		 * blocked for the whole timeout.
+		 */
+		if (no_progress(now, &cpu_used, &window) && !soon) {
 			kshim_tasks_lock();
 			pr_err("kshim: no progress: the process used %llu ms of CPU in the last %llu s (KSHIM_HUNG_TIMEOUT=%llu s): every task is asleep or retrying on a timer\n",
 			       cpu_used / NSEC_PER_MSEC, window / NSEC_PER_SEC,

@@ -36,6 +36,9 @@ struct kshim_task {
 	/* Parallel backend: since when and on what the task is blocked. */
 	u64 blocked_since;		/* 0: not blocked */
 	const char *blocked_on;
+	/* In a sleep with a timeout (schedule_timeout(), msleep()): it wakes
+	 * by itself, so it is no hang in the making. */
+	bool timed_sleep;
 	unsigned long host_thread;	/* kshim_host_thread_self(), for its stack */
 	struct kshim_task *next_all;	/* every live task, for reports */
 	struct kshim_task *prev_all;

@@ -44,8 +44,13 @@ static bool parallel_wait_timeout(u32 *word, u32 val, u64 ns,
 				  const char *what)
 {
 	struct kshim_task *kt = blocking(what);
-	bool woken = kshim_host_futex_wait_timeout(word, val, ns);
+	bool woken;
 
+	if (kt)
+		WRITE_ONCE(kt->timed_sleep, true);
+	woken = kshim_host_futex_wait_timeout(word, val, ns);
+	if (kt)
+		WRITE_ONCE(kt->timed_sleep, false);
 	unblocked(kt);
 	return woken;
 }

@@ -482,7 +482,10 @@ long schedule_timeout(long timeout)
 	timer.task = current;
 	timer_setup_on_stack(&timer.timer, process_timeout, 0);
 	mod_timer(&timer.timer, expire);
+	/* For the parallel backend's watchdog: no hang in the making. */
+	WRITE_ONCE(kshim_task_of(current)->timed_sleep, true);
 	schedule();
+	WRITE_ONCE(kshim_task_of(current)->timed_sleep, false);
 	timer_delete_sync(&timer.timer);
 	destroy_timer_on_stack(&timer.timer);
 	timeout = expire - jiffies;
