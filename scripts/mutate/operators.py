@@ -16,6 +16,8 @@ very same object code (see build.py's equivalence check).
   drop-call   a call that unlocks, wakes, puts, frees, waits, forces or
               completes, dropped (its ';' kept)
   drop-jump   an early goto/return/continue/break removed
+  redirect    a goto sent to the function's next label instead (the
+              wrong error path: a cleanup skipped or done twice)
   update      += <-> -=, ++ <-> --
   const       an integer constant changed: 0 -> 1, N -> N+1 (a bound off
               by one)
@@ -224,6 +226,36 @@ def jumps(b, body_depth):
 		       t.start)
 
 
+def labels(b):
+	"""The labels of body B, in source order: 'name:' beginning a
+	statement ('default:' and a case's value are not labels)."""
+	out = []
+	for i in range(b.lo, b.hi - 1):
+		t = b.toks[i]
+		if b.toks[i + 1].text == ':' and b.stmt_start(i) and \
+		   re.match(r'[A-Za-z_]\w*$', t.text) and \
+		   t.text not in ('default', 'case'):
+			out.append(t.text)
+	return out
+
+
+def redirects(b):
+	"""Each 'goto L' sent to the label after L (the one before, for
+	the last): error paths unwind in label order, so the neighbour is
+	the cleanup one step more or less."""
+	names = labels(b)
+	if len(names) < 2:
+		return
+	for i in range(b.lo, b.hi - 1):
+		t, target = b.toks[i], b.toks[i + 1]
+		if t.text != 'goto' or target.text not in names:
+			continue
+		k = names.index(target.text)
+		other = names[k + 1] if k + 1 < len(names) else names[k - 1]
+		yield ('redirect', 'goto %s -> goto %s' % (target.text, other),
+		       [(target.start, target.end, other)], t.start)
+
+
 def constants(b):
 	for i in range(b.lo, b.hi):
 		t = b.toks[i]
@@ -242,5 +274,5 @@ def all_mutations(b, body_depth):
 	"""Every mutation of body B: (operator, description, edits,
 	offset), in no particular order (the caller sorts)."""
 	for gen in (negate(b), relax(b), calls(b), jumps(b, body_depth),
-		    constants(b)):
+		    redirects(b), constants(b)):
 		yield from gen

@@ -101,6 +101,26 @@ class Generate(unittest.TestCase):
 				  if m.operator == 'drop-call'],
 				 [(4, 'xfs_log_force() dropped')])
 
+	def test_a_goto_is_sent_to_the_next_label(self):
+		src = ('int f(int a)\n{\n'
+		       '\tif (a)\n\t\tgoto out;\n'
+		       '\tif (a > 1)\n\t\tgoto out_undo;\n'
+		       '\tswitch (a) {\n\tcase 2:\n\tdefault:\n\t\tbreak;\n\t}\n'
+		       '\treturn 0;\nout_undo:\n\tundo(a);\nout:\n'
+		       '\treturn a;\n}\n')
+		ms = generate.mutants('lib/z.c', src)[0]
+		self.assertEqual([(m.line, m.description, m.after) for m in ms
+				  if m.operator == 'redirect'],
+				 [(4, 'goto out -> goto out_undo',
+				   '\t\tgoto out_undo;'),
+				  (6, 'goto out_undo -> goto out',
+				   '\t\tgoto out;')])
+		# One label: nowhere else to go.
+		ms = generate.mutants('lib/z.c', src.replace(
+			'\tgoto out_undo;', '\tgoto out;').replace(
+			'out_undo:\n', ''))[0]
+		self.assertFalse([m for m in ms if m.operator == 'redirect'])
+
 	def test_mutants_keep_line_numbers_and_change_one_place(self):
 		ms, _, _ = gen()
 		for m in ms:
