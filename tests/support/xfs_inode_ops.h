@@ -22,12 +22,14 @@ struct xfs_inode;
 })
 
 /**
- * xfs_test_create() - make a regular file as the VFS would
+ * xfs_test_create() - make a regular file in the root directory
  * @mp: the mount
  * @name: the file's name in the root directory
  * @ipp: receives the inode, set up, unlocked and referenced
  *
- * What xfs_generic_create() does around xfs_create(), without a dentry.
+ * Through the VFS (kshim_vfs_create(): vfs_create(), xfs_vn_create());
+ * the new dentry is then dropped, so that the caller's reference is the
+ * inode's only one.
  *
  * Return: 0 or the kernel's negative errno.
  */
@@ -35,11 +37,12 @@ int xfs_test_create(struct xfs_mount *mp, const char *name,
 		    struct xfs_inode **ipp);
 
 /**
- * xfs_test_touch() - log a change of an inode's core (its ctime)
+ * xfs_test_touch() - log a change of an inode's core (its times)
  * @mp: the mount
  * @ip: the inode, referenced
  *
- * In a transaction of its own: the inode is dirty and pinned until its
+ * utimensat() through the VFS (notify_change(), xfs_vn_setattr()), in a
+ * transaction of its own: the inode is dirty and pinned until its
  * checkpoint is written, then in the AIL until written back.
  *
  * Return: 0 or the kernel's negative errno.
