@@ -13,8 +13,9 @@
  * Workload (simoop-like, on the real XFS inode cache, the real
  * superblock shrinker and kshim's memory-pressure model,
  * kshim/vmscan.h): CREATORS tasks each create FILES_PER_CREATOR files
- * (the real xfs_create()), log a timestamp change on each (dirty, pinned
- * in the CIL until its checkpoint is written), and release it onto the
+ * (vfs_create(), the real xfs_create()), log a timestamp change on
+ * each (utimensat(): dirty, pinned in the CIL until its checkpoint is
+ * written), and release it onto the
  * VFS inode LRU; ALLOCATORS tasks keep allocating and freeing 16 KiB
  * (GFP_KERNEL pages, RING of them held), timing each allocation; kswapd
  * runs in the background. Memory is what the mount uses plus BUDGET

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The real XFS inode cache (fs/xfs/xfs_icache.c) on a mounted mkfs.xfs
- * image: an inode's life from xfs_create() through release (the VFS
- * inode LRU), eviction by the real superblock shrinker (then XFS's to
+ * image: an inode's life from its creation (vfs_create(), xfs_create())
+ * through release (the VFS inode LRU), eviction by the real superblock shrinker (then XFS's to
  * reclaim), the cache hit that recycles a reclaimable inode, and
  * reclaim, which frees an inode only once it is clean (its checkpoint on
  * disk, the inode written back through the AIL) and not being flushed,
