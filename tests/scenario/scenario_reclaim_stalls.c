@@ -10,17 +10,16 @@
  * trylocks, and skips an inode that is pinned, dirty or being flushed,
  * leaving it to the AIL and the background reclaim worker.
  *
- * Workload (simoop-like, on the real XFS inode cache, the real
- * superblock shrinker and kshim's memory-pressure model,
- * kshim/vmscan.h): CREATORS tasks each create FILES_PER_CREATOR files
- * (vfs_create(), the real xfs_create()), log a timestamp change on
- * each (utimensat(): dirty, pinned in the CIL until its checkpoint is
- * written), and release it onto the
- * VFS inode LRU; ALLOCATORS tasks keep allocating and freeing 16 KiB
+ * Workload (simoop-like, on the real XFS inode cache, the real superblock
+ * shrinker and kshim's memory-pressure model, kshim/vmscan.h): CREATORS
+ * tasks each create FILES_PER_CREATOR files (vfs_create(), the real
+ * xfs_create()), log a timestamp change on each (utimensat(): dirty,
+ * pinned in the CIL until its checkpoint is written), and release it onto
+ * the VFS inode LRU; ALLOCATORS tasks keep allocating and freeing 16 KiB
  * (GFP_KERNEL pages, RING of them held), timing each allocation; kswapd
  * runs in the background. Memory is what the mount uses plus BUDGET
- * (about 3 KiB per cached inode: 24000 files need several times it);
- * the devices take 0.5-1.5 ms per I/O, a disk's order (dev_slow_disk).
+ * (about 3 KiB per cached inode: 24000 files need several times it); the
+ * devices take 0.5-1.5 ms per I/O, a disk's order (dev_slow_disk).
  *
  * BUDGET must stay well above what one checkpoint pins (the smallest log:
  * the CIL pushes every ~700 KB of changes). Below that, e.g. 4 MiB,

@@ -2,13 +2,13 @@
 /*
  * The real XFS inode cache (fs/xfs/xfs_icache.c) on a mounted mkfs.xfs
  * image: an inode's life from its creation (vfs_create(), xfs_create())
- * through release (the VFS inode LRU), eviction by the real superblock shrinker (then XFS's to
- * reclaim), the cache hit that recycles a reclaimable inode, and
- * reclaim, which frees an inode only once it is clean (its checkpoint on
- * disk, the inode written back through the AIL) and not being flushed,
- * after which xfs_iget() reads it from disk again, and whose memory goes
- * back only after an RCU grace period. The XFS statistics say which path
- * xfs_iget() took.
+ * through release (the VFS inode LRU), eviction by the real superblock
+ * shrinker (then XFS's to reclaim), the cache hit that recycles a
+ * reclaimable inode, and reclaim, which frees an inode only once it is
+ * clean (its checkpoint on disk, the inode written back through the AIL)
+ * and not being flushed, after which xfs_iget() reads it from disk again,
+ * and whose memory goes back only after an RCU grace period. The XFS
+ * statistics say which path xfs_iget() took.
  */
 #include "xfs.h"
 #include "xfs_fs.h"
