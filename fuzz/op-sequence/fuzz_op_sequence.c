@@ -35,7 +35,8 @@
  * OS_F_REMOUNT and nothing of that, the same tree must come back
  * (fsstress_check()); then xfs_repair -n on the unmounted image (in the
  * replay runner every input; in the libFuzzer build every
- * OS_REPAIR_EVERY-th input, or every one with KSHIM_FUZZ_REPAIR=1). And
+ * OS_REPAIR_EVERY-th input; every one with KSHIM_FUZZ_REPAIR=1, none
+ * with KSHIM_FUZZ_REPAIR=0). And
  * kshim's loud reports: an ASSERT, WARN or BUG, a kshim report, a hang,
  * allocations that did not come back (a leak). Between inputs the
  * sectors the input's mounts wrote are copied back from a golden image.
@@ -92,6 +93,7 @@ static struct {
 	long workers;			/* kshim_workqueue_workers() */
 	unsigned long inputs;
 	bool repair_all;		/* replay runner, KSHIM_FUZZ_REPAIR=1 */
+	bool repair_never;		/* KSHIM_FUZZ_REPAIR=0 */
 	bool verbose;			/* KSHIM_VERBOSE: a line per input */
 	char repair_out[64 << 10];
 
@@ -210,7 +212,7 @@ static void os_repair(void)
 {
 	int st;
 
-	if (!os.repair_all && os.inputs % OS_REPAIR_EVERY)
+	if (os.repair_never || (!os.repair_all && os.inputs % OS_REPAIR_EVERY))
 		return;
 	st = kshim_xfs_repair_check(os.img, NULL, os.repair_out,
 				    sizeof(os.repair_out));
@@ -429,9 +431,11 @@ int kshim_fuzz_init(const char *workdir)
 		return -EIO;
 	os.nsect = os.im.size >> SECTOR_SHIFT;
 	os.cfg.observer = os_observe;
-	/* The replay runner (corpus, crashers) checks every input. */
-	os.repair_all = kshim_host_getenv("KSHIM_FUZZ_REPLAY") ||
-			(r && !strcmp(r, "1"));
+	/* The replay runner (corpus, crashers) checks every input;
+	 * KSHIM_FUZZ_REPAIR=1 every input, =0 none (a benchmark). */
+	os.repair_all = r ? !strcmp(r, "1") :
+			!!kshim_host_getenv("KSHIM_FUZZ_REPLAY");
+	os.repair_never = r && !strcmp(r, "0");
 	os.verbose = kshim_host_getenv("KSHIM_VERBOSE");
 	/* Corruption reports (after an I/O fault): the alert line, without
 	 * the hex dump and stack trace. A crash still has its trace. */
