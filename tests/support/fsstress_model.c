@@ -381,7 +381,10 @@ void fss_check_xattrs(struct task_model *t, struct dentry *d, int ino)
 {
 	static const size_t bufsize = 4096;
 	struct m_inode *mi = &t->in[ino];
-	u8 *got = kmalloc(bufsize, GFP_KERNEL), *want = kmalloc(bufsize, GFP_KERNEL);
+	/* The generator's own buffers: an injected allocation fault is the
+	 * kernel's to meet (the op-sequence fuzz target's), never these. */
+	u8 *got = kmalloc(bufsize, GFP_KERNEL | __GFP_NOFAIL);
+	u8 *want = kmalloc(bufsize, GFP_KERNEL | __GFP_NOFAIL);
 	char name[16];
 	ssize_t len, list_len = 0;
 	int i;

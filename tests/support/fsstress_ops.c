@@ -265,7 +265,7 @@ static void op_xattr(struct task_model *t, enum fsstress_op op)
 		/* Mostly short (in the inode or a leaf), some remote. */
 		size = fss_rnd(t, 8) ? fss_rnd(t, 80) : 1000 + fss_rnd(t, 3000);
 		seed = fss_random(t);
-		buf = kmalloc(size + 1, GFP_KERNEL);
+		buf = kmalloc(size + 1, GFP_KERNEL | __GFP_NOFAIL);
 		fss_xattr_value(seed, size, buf);
 		err = kshim_vfs_setxattr(d, name, buf, size, 0);
 		kfree(buf);
