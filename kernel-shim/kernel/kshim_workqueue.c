@@ -765,6 +765,14 @@ static int worker_thread(void *arg)
 	return 0;
 }
 
+/* Workers alive, all pools (kshim_workqueue_workers()). */
+static atomic_long_t nr_workers_alive;
+
+long kshim_workqueue_workers(void)
+{
+	return atomic_long_read(&nr_workers_alive);
+}
+
 /* A new worker for pwq, running and looking for work. */
 static struct worker *create_worker(struct pool_workqueue *pwq)
 {
@@ -802,6 +810,7 @@ static struct worker *create_worker(struct pool_workqueue *pwq)
 	pwq->nr_workers++;
 	pwq->nr_woken++;
 	raw_spin_unlock_irq(&pwq->lock);
+	atomic_long_inc(&nr_workers_alive);
 	wake_up_process(task);
 	return worker;
 }
@@ -1578,6 +1587,7 @@ static void pwq_stop_workers(struct pool_workqueue *pwq)
 	list_for_each_entry_safe(worker, tmp, &dying, node) {
 		kthread_stop(worker->task);
 		kfree(worker);
+		atomic_long_dec(&nr_workers_alive);
 	}
 }
 

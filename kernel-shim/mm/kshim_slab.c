@@ -63,6 +63,7 @@ static atomic_long_t total_allocs;
 static atomic_long_t injected_failures;
 static unsigned long fail_every;
 static unsigned long fail_ppm;
+static unsigned long fail_at;	/* kshim_alloc_fail_nth(); 0: none */
 static u64 fail_state;
 
 kmem_buckets kmalloc_caches[NR_KMALLOC_TYPES];
@@ -83,6 +84,16 @@ static void live_lock_release(void)
 void kshim_alloc_fail_every(unsigned long nth)
 {
 	WRITE_ONCE(fail_every, nth);
+}
+
+/*
+ * One failure: the first allocation that may fail from the nth counted
+ * after this call on (a fuzz target's fault point: relative, so that an
+ * input fails the same allocation whatever ran before it).
+ */
+void kshim_alloc_fail_nth(unsigned long nth)
+{
+	WRITE_ONCE(fail_at, nth ? atomic_long_read(&total_allocs) + nth : 0);
 }
 
 void kshim_alloc_fail_ppm(unsigned long ppm)
@@ -144,13 +155,16 @@ unsigned long kshim_alloc_count(void)
 
 static bool should_fail(gfp_t gfp)
 {
-	unsigned long n, every = READ_ONCE(fail_every);
+	unsigned long n, at, every = READ_ONCE(fail_every);
 	unsigned long ppm = READ_ONCE(fail_ppm);
 
 	if (gfp & __GFP_NOFAIL)
 		return false;
 	n = atomic_long_read(&total_allocs);
 	if (every && n % every == 0)	/* read once: never n % 0 */
+		goto fail;
+	at = READ_ONCE(fail_at);
+	if (at && n >= at && cmpxchg(&fail_at, at, 0) == at)
 		goto fail;
 	if (ppm) {
 		u64 r;

@@ -83,6 +83,15 @@ struct fsstress_config {
 	unsigned long crash_after;
 	void (*crash)(void *arg);
 	void *crash_arg;
+	/*
+	 * Where the tasks' random choices come from (the operation
+	 * sequence fuzz target's input): each choice is asked of
+	 * choose(choose_arg, task, &value) first, and taken from the
+	 * task's generator (seeded from seed) only when it returns false.
+	 * NULL: the generator alone.
+	 */
+	bool (*choose)(void *arg, unsigned int task, u64 *value);
+	void *choose_arg;
 };
 
 #define FSS_MAX_TASKS	1024

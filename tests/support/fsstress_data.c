@@ -372,7 +372,7 @@ static void op_write(struct task_model *t, enum fsstress_op op, int e)
 	int ino = t->en[e].ino, flags = O_WRONLY, rwf = 0;
 	struct m_data *d = &t->in[ino].data;
 	const char *name = t->en[e].name;
-	u32 seed = (u32)kshim_random(&t->rng) | 1, len, off, i, old = d->size;
+	u32 seed = (u32)fss_random(t) | 1, len, off, i, old = d->size;
 	bool unknown, durable = false;
 	struct file *f;
 	void *mem;

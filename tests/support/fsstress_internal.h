@@ -153,6 +153,7 @@ bool fss_expect(struct task_model *t, enum fsstress_op op, long got,
 		long want, const char *what);
 
 /* fsstress_model.c: the model. */
+u64 fss_random(struct task_model *t);
 u32 fss_rnd(struct task_model *t, u32 n);
 bool fss_dir_empty(struct task_model *t, int dir);
 bool fss_is_ancestor(struct task_model *t, int a, int d);

@@ -77,9 +77,20 @@ bool fss_expect(struct task_model *t, enum fsstress_op op, long got,
 
 /* ---- the model --------------------------------------------------------- */
 
+/* One random choice: cfg.choose's, or the task's generator's. */
+u64 fss_random(struct task_model *t)
+{
+	const struct fsstress_config *cfg = &t->fs->cfg;
+	u64 v;
+
+	if (cfg->choose && cfg->choose(cfg->choose_arg, t->id, &v))
+		return v;
+	return kshim_random(&t->rng);
+}
+
 u32 fss_rnd(struct task_model *t, u32 n)
 {
-	return n ? kshim_random(&t->rng) % n : 0;
+	return n ? fss_random(t) % n : 0;
 }
 
 static int nr_subdirs(struct task_model *t, int dir)
@@ -370,7 +381,10 @@ void fss_check_xattrs(struct task_model *t, struct dentry *d, int ino)
 {
 	static const size_t bufsize = 4096;
 	struct m_inode *mi = &t->in[ino];
-	u8 *got = kmalloc(bufsize, GFP_KERNEL), *want = kmalloc(bufsize, GFP_KERNEL);
+	/* The generator's own buffers: an injected allocation fault is the
+	 * kernel's to meet (the op-sequence fuzz target's), never these. */
+	u8 *got = kmalloc(bufsize, GFP_KERNEL | __GFP_NOFAIL);
+	u8 *want = kmalloc(bufsize, GFP_KERNEL | __GFP_NOFAIL);
 	char name[16];
 	ssize_t len, list_len = 0;
 	int i;

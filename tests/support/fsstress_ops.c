@@ -38,7 +38,7 @@ static void op_create(struct task_model *t, enum fsstress_op op)
 	} else {
 		fss_new_name(t, name);
 	}
-	snprintf(target, NAME_LEN, "t%llu", kshim_random(&t->rng) % 1000);
+	snprintf(target, NAME_LEN, "t%llu", fss_random(t) % 1000);
 	d = fss_dir_dentry(t, dir);
 	if (IS_ERR(d))
 		return;
@@ -264,8 +264,8 @@ static void op_xattr(struct task_model *t, enum fsstress_op op)
 	case FSS_SETXATTR:
 		/* Mostly short (in the inode or a leaf), some remote. */
 		size = fss_rnd(t, 8) ? fss_rnd(t, 80) : 1000 + fss_rnd(t, 3000);
-		seed = kshim_random(&t->rng);
-		buf = kmalloc(size + 1, GFP_KERNEL);
+		seed = fss_random(t);
+		buf = kmalloc(size + 1, GFP_KERNEL | __GFP_NOFAIL);
 		fss_xattr_value(seed, size, buf);
 		err = kshim_vfs_setxattr(d, name, buf, size, 0);
 		kfree(buf);

@@ -75,7 +75,20 @@ long kshim_kmem_cache_live(struct kmem_cache *s);
 /* Fail every nth allocation (0: off) / with probability ppm from the seed. */
 void kshim_alloc_fail_every(unsigned long nth);
 void kshim_alloc_fail_ppm(unsigned long ppm);
+/* Fail one allocation: the first that may fail from the nth on (0: off). */
+void kshim_alloc_fail_nth(unsigned long nth);
 unsigned long kshim_alloc_failures(void);
+/*
+ * Workqueue workers alive, all pools. A pool starts workers as work
+ * waits and never culls them (kshim_workqueue.c): each is two
+ * allocations (the worker, its kthread) a leak check between a fuzz
+ * target's inputs does not count as the input's.
+ */
+long kshim_workqueue_workers(void);
+#define KSHIM_WORKER_ALLOCS	2
+/* Per-CPU caches (the radix tree's preloads...) given back, as at exit:
+ * between a fuzz target's inputs, before its leak check. */
+void kshim_cpu_caches_drain(void);
 /* Report every allocation still live (type, size, call site). */
 long kshim_alloc_report_leaks(void);
 /* Pages (kshim_page_alloc.c): allocated now; report the live ones (a
