@@ -75,8 +75,11 @@ static void use_shipped_images(void)
 	if (!slash)
 		return;
 	strcpy(slash + 1, "kshim-images");
-	if (access(exe, R_OK | X_OK) == 0)
+	if (access(exe, R_OK | X_OK) == 0) {
 		setenv("KSHIM_MKFS_CACHE", exe, 1);
+		/* Nor has it xfs_repair: targets that run it skip it. */
+		setenv("KSHIM_FUZZ_SHIPPED_IMAGES", "1", 1);
+	}
 }
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
