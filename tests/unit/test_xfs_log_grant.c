@@ -372,6 +372,44 @@ static void test_whole_reservation_across_iclogs_does_not_overrun(void)
 	xfs_fixture_remove(&fx);
 }
 
+/* ---- log forces with iclogs in flight ------------------------------------ */
+
+/*
+ * On a slow disk, a checkpoint of 32 blocks of 1000 bytes spans two
+ * iclogs: when a synchronous force finds the commit record's iclog still
+ * ACTIVE, the iclog before it is usually still being written, and the
+ * force first waits for that one, then looks again (-EAGAIN inside
+ * xfs_log_force_seq()). Whatever path it takes, it returns 0 only once
+ * the commit is on stable storage: a power cut right after it, dropping
+ * every cached write, loses nothing. Asynchronous forces in between keep
+ * earlier iclogs in flight.
+ */
+static void test_sync_force_behind_iclogs_in_flight_is_durable(void)
+{
+	struct xfs_fixture fx = { .dev = &dev_slow_disk };
+	struct xfs_mount *mp;
+	int i;
+
+	mp = xfs_fixture_mount_new(&fx);
+	for (i = 1; i <= 6; i++) {
+		xfs_fixture_commit(&fx, ~0u, 1000);
+		if (i % 2)
+			KSHIM_ASSERT_EQ(xfs_log_force(mp, 0), 0);
+	}
+	KSHIM_ASSERT_EQ(xfs_fixture_force(&fx), 0);
+	KSHIM_ASSERT_EQ(fx.durable, 6);
+	KSHIM_ASSERT_EQ(xfs_fixture_crash(&fx, KSHIM_CRASH_DROP_ALL), 0);
+	KSHIM_ASSERT_EQ_FATAL(xfs_fixture_remount(&fx), 0);
+	KSHIM_ASSERT_EQ(xfs_fixture_check_prefix(&fx), 6);
+	xfs_fixture_unmount(&fx);
+	xfs_fixture_remove(&fx);
+}
+
+static const struct kshim_test force_edge_tests[] = {
+	KSHIM_TEST(test_sync_force_behind_iclogs_in_flight_is_durable),
+	{ }
+};
+
 static const struct kshim_test grant_edge_tests[] = {
 	KSHIM_TEST(test_exact_fit_is_granted_and_one_byte_more_waits),
 	KSHIM_TEST(test_regrant_after_shutdown_fails_with_eio_taking_nothing),
@@ -380,4 +418,5 @@ static const struct kshim_test grant_edge_tests[] = {
 	{ }
 };
 
-KSHIM_SUITES({ "grant_edges", NULL, NULL, grant_edge_tests });
+KSHIM_SUITES({ "grant_edges", NULL, NULL, grant_edge_tests },
+	     { "force_edges", NULL, NULL, force_edge_tests });
