@@ -405,8 +405,68 @@ static void test_sync_force_behind_iclogs_in_flight_is_durable(void)
 	xfs_fixture_remove(&fx);
 }
 
+/*
+ * An asynchronous force of a checkpoint sequence returns 0 at once, and
+ * it is what gets the checkpoint written: with nobody waiting (and the
+ * log worker's 30 s far off) the checkpoint reaches the disk, its items
+ * the AIL, and a power cut then loses nothing.
+ */
+static void test_async_force_of_a_sequence_gets_it_to_disk(void)
+{
+	struct xfs_fixture fx = { .dev = &dev_slow_disk };
+	struct xfs_mount *mp;
+	xfs_csn_t csn;
+
+	mp = xfs_fixture_mount_new(&fx);
+	xfs_fixture_quiesce(mp);
+	csn = xfs_fixture_commit(&fx, 0xff, 500);
+	KSHIM_ASSERT_EQ(xfs_log_force_seq(mp, csn, 0, NULL), 0);
+	KSHIM_ASSERT(POLL_UNTIL_TIMEOUT(xfs_fixture_ail_items(mp->m_ail) == 8,
+					5 * HZ));
+	KSHIM_ASSERT_EQ(xfs_fixture_crash(&fx, KSHIM_CRASH_DROP_ALL), 0);
+	KSHIM_ASSERT_EQ_FATAL(xfs_fixture_remount(&fx), 0);
+	KSHIM_ASSERT_EQ(xfs_fixture_check_prefix(&fx), 1);
+	xfs_fixture_unmount(&fx);
+	xfs_fixture_remove(&fx);
+}
+
+/*
+ * An asynchronous force sends the checkpoint's iclog to a slow disk and
+ * the log's head moves on to the next iclog. A synchronous force of the
+ * same sequence must look past the head for the iclog that holds it and
+ * wait for that write: a power cut right after it returns loses nothing.
+ */
+static void test_sync_force_waits_for_an_iclog_behind_the_head(void)
+{
+	struct xfs_fixture fx = { .dev = &dev_slow_disk };
+	struct xfs_mount *mp;
+	struct xlog *log;
+	struct xlog_in_core *head;
+
+	mp = xfs_fixture_mount_new(&fx);
+	log = mp->m_log;
+	xfs_fixture_quiesce(mp);
+	xfs_fixture_commit(&fx, 0xff, 500);
+	KSHIM_ASSERT_EQ(xfs_log_force(mp, 0), 0);
+	/* Still in flight: the disk takes 0.5-1.5 ms (in virtual time; a
+	 * loaded host may have finished it already). */
+	spin_lock(&log->l_icloglock);
+	head = log->l_iclog;
+	if (kshim_sched->virtual_time)
+		KSHIM_ASSERT(head->ic_prev->ic_state != XLOG_STATE_ACTIVE);
+	spin_unlock(&log->l_icloglock);
+	KSHIM_ASSERT_EQ(xfs_fixture_force(&fx), 0);
+	KSHIM_ASSERT_EQ(xfs_fixture_crash(&fx, KSHIM_CRASH_DROP_ALL), 0);
+	KSHIM_ASSERT_EQ_FATAL(xfs_fixture_remount(&fx), 0);
+	KSHIM_ASSERT_EQ(xfs_fixture_check_prefix(&fx), 1);
+	xfs_fixture_unmount(&fx);
+	xfs_fixture_remove(&fx);
+}
+
 static const struct kshim_test force_edge_tests[] = {
 	KSHIM_TEST(test_sync_force_behind_iclogs_in_flight_is_durable),
+	KSHIM_TEST(test_async_force_of_a_sequence_gets_it_to_disk),
+	KSHIM_TEST(test_sync_force_waits_for_an_iclog_behind_the_head),
 	{ }
 };
 
