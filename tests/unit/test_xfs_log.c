@@ -13,6 +13,7 @@
 #include <kshim/sched.h>
 #include <kshim/ktest.h>
 #include "xfs_fixture.h"
+#include "xfs_grant_heads.h"
 #include "xfs_log_load.h"
 #include "xfs_log_bio.h"
 #include "xfs_log_priv.h"
@@ -364,37 +365,6 @@ static const struct kshim_test recovery_tests[] = {
 
 /* ---- grant heads --------------------------------------------------------- */
 
-static s64 grant(struct xlog_grant_head *head)
-{
-	return atomic64_read(&head->grant);
-}
-
-/* Free reservation space as xlog_grant_space_left() computes it. */
-static s64 space_left(struct xlog *log, struct xlog_grant_head *head)
-{
-	return log->l_logsize - (s64)READ_ONCE(log->l_tail_space) -
-	       grant(head);
-}
-
-/*
- * What the grant heads hold when the log is idle (no tickets, the CIL
- * empty, the AIL written back): the log written past the last
- * checkpoint's commit, ail_head_lsn (its commit record's iclog), which
- * moves into the tail space only when the next checkpoint completes.
- */
-static s64 idle_grant(struct xlog *log)
-{
-	xfs_lsn_t head, ail_head;
-
-	spin_lock(&log->l_icloglock);
-	head = xlog_assign_lsn(log->l_curr_cycle, log->l_curr_block);
-	spin_unlock(&log->l_icloglock);
-	spin_lock(&log->l_ailp->ail_lock);
-	ail_head = log->l_ailp->ail_head_lsn;
-	spin_unlock(&log->l_ailp->ail_lock);
-	return xlog_lsn_sub(log, head, ail_head);
-}
-
 /*
  * The accounting of one permanent ticket through what xfs_trans_roll()
  * does to it, step by step: every byte reserved is counted on the heads
@@ -503,34 +473,6 @@ static void test_rolling_transaction_returns_its_reservation(void)
 	}
 	xfs_fixture_unmount(&fx);
 	xfs_fixture_remove(&fx);
-}
-
-struct reserver {
-	struct xfs_mount *mp;
-	int bytes;
-	struct xlog_ticket *tic;
-	int err;
-	bool done;
-};
-
-static void reserver_fn(void *arg)
-{
-	struct reserver *r = arg;
-
-	r->err = xfs_log_reserve(r->mp, r->bytes, 1, &r->tic, false);
-	smp_store_release(&r->done, true);
-}
-
-static int nr_waiters(struct xlog_grant_head *head)
-{
-	struct list_head *p;
-	int n = 0;
-
-	spin_lock(&head->lock);
-	list_for_each(p, &head->waiters)
-		n++;
-	spin_unlock(&head->lock);
-	return n;
 }
 
 /*

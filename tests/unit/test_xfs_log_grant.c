@@ -14,63 +14,7 @@
 #include <kshim/sched.h>
 #include <kshim/ktest.h>
 #include "xfs_fixture.h"
-
-static s64 grant(struct xlog_grant_head *head)
-{
-	return atomic64_read(&head->grant);
-}
-
-/* Free reservation space as xlog_grant_space_left() computes it. */
-static s64 space_left(struct xlog *log, struct xlog_grant_head *head)
-{
-	return log->l_logsize - (s64)READ_ONCE(log->l_tail_space) -
-	       grant(head);
-}
-
-/*
- * What the grant heads hold when the log is idle: the log written past
- * the last checkpoint's commit record (see test_xfs_log.c).
- */
-static s64 idle_grant(struct xlog *log)
-{
-	xfs_lsn_t head, ail_head;
-
-	spin_lock(&log->l_icloglock);
-	head = xlog_assign_lsn(log->l_curr_cycle, log->l_curr_block);
-	spin_unlock(&log->l_icloglock);
-	spin_lock(&log->l_ailp->ail_lock);
-	ail_head = log->l_ailp->ail_head_lsn;
-	spin_unlock(&log->l_ailp->ail_lock);
-	return xlog_lsn_sub(log, head, ail_head);
-}
-
-static int nr_waiters(struct xlog_grant_head *head)
-{
-	struct list_head *p;
-	int n = 0;
-
-	spin_lock(&head->lock);
-	list_for_each(p, &head->waiters)
-		n++;
-	spin_unlock(&head->lock);
-	return n;
-}
-
-struct reserver {
-	struct xfs_mount *mp;
-	int bytes;
-	struct xlog_ticket *tic;
-	int err;
-	bool done;
-};
-
-static void reserver_fn(void *arg)
-{
-	struct reserver *r = arg;
-
-	r->err = xfs_log_reserve(r->mp, r->bytes, 1, &r->tic, false);
-	smp_store_release(&r->done, true);
-}
+#include "xfs_grant_heads.h"
 
 /*
  * Split FREE bytes of log space into two one-shot reservations whose
