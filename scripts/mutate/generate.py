@@ -40,12 +40,12 @@ def apply(text, edits):
 
 
 def mutants(path, text, funcs=None, lines=None, max_n=None,
-	    sample_seed=1, active=None):
+	    sample_seed=1, active=None, ops=None):
 	"""(mutants, {function: (first line, last line)}, how many before
 	--max, how many in inactive #if branches) of TEXT, the file PATH
 	(tree-relative). FUNCS: names to keep (None: all); LINES: (a, b)
 	inclusive; ACTIVE: the lines the compiler sees (None: all), the
-	others are not mutated."""
+	others are not mutated; OPS: operators to keep (None: all)."""
 	code = source.mask(text)
 	toks = source.tokens(code)
 	starts = [0] + [i + 1 for i, c in enumerate(text) if c == '\n']
@@ -66,6 +66,8 @@ def mutants(path, text, funcs=None, lines=None, max_n=None,
 			first = min(line(e[0]) for e in edits)
 			last = max(line(e[1]) for e in edits)
 			if lines and not (lines[0] <= first and last <= lines[1]):
+				continue
+			if ops is not None and op not in ops:
 				continue
 			if active is not None and ln not in active:
 				inactive += 1

@@ -26,7 +26,7 @@ import time
 
 import scripts
 from scripts.build import used_files
-from scripts.mutate import covmap, generate, objects, report
+from scripts.mutate import covmap, generate, objects, operators, report
 from scripts.mutate import tests as mt
 from scripts.mutate.judge import Judge
 from scripts.prevalidate import build as pvbuild
@@ -52,6 +52,9 @@ def parser():
 		       help='only mutate inside function F (repeatable)')
 	p.add_argument('--lines', metavar='A-B',
 		       help='only mutate lines A to B (inclusive)')
+	p.add_argument('--operator', action='append', metavar='OP',
+		       help='only mutants of operator OP (repeatable): %s'
+		       % ', '.join(operators.NAMES))
 	p.add_argument('--max', type=int, metavar='N',
 		       help='at most N mutants, a sample drawn with a fixed '
 		       'seed (--sample-seed), in file order')
@@ -97,6 +100,11 @@ def check(a):
 		raise scripts.Error('--seeds must be at least 1')
 	if a.max is not None and a.max < 1:
 		raise scripts.Error('--max must be at least 1')
+	for op in a.operator or ():
+		if op not in operators.NAMES:
+			raise scripts.Error('--operator %s: no such operator; '
+					    'operators: %s' % (
+						    op, ', '.join(operators.NAMES)))
 	a.lines_range = None
 	if a.lines:
 		m = re.match(r'^(\d+)-(\d+)$', a.lines)
@@ -228,8 +236,10 @@ def run(a, progress):
 	pre = os.path.join(a.workdir, 'jobs', 'pre')
 	os.makedirs(pre, exist_ok=True)
 	active = objects.Builder(base, a.file, pre).active_lines(text)
+	ops = set(a.operator) if a.operator else None
 	muts, found, total, inactive = generate.mutants(
-		a.file, text, funcs, a.lines_range, a.max, a.sample_seed, active)
+		a.file, text, funcs, a.lines_range, a.max, a.sample_seed, active,
+		ops)
 	for fn in sorted(funcs or ()):
 		if fn not in found:
 			raise scripts.Error('no function %s in %s' % (fn, a.file))

@@ -29,6 +29,10 @@ import re
 
 from scripts.mutate.source import match_paren
 
+# Every operator's name, as mutants and --operator give them.
+NAMES = ('negate', 'relax', 'andor', 'not', 'trylock', 'drop-call',
+	 'drop-jump', 'redirect', 'update', 'const', 'once')
+
 RELAX = {'<': '<=', '<=': '<', '>': '>=', '>=': '>', '==': '!=',
 	 '!=': '=='}
 # Calls whose loss is a classic concurrency or resource bug.

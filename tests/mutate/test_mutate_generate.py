@@ -15,7 +15,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 # A script (meson runs it, and so can you): the repository root goes on
 # the path to import the package scripts/, as ./kshim does.
 sys.path.insert(0, os.path.dirname(os.path.dirname(HERE)))
-from scripts.mutate import covmap, generate, source  # noqa: E402
+from scripts.mutate import covmap, generate, operators, source  # noqa: E402
 
 SRC = r'''// SPDX-License-Identifier: GPL-2.0
 #include "x.h"
@@ -120,6 +120,17 @@ class Generate(unittest.TestCase):
 			'\tgoto out_undo;', '\tgoto out;').replace(
 			'out_undo:\n', ''))[0]
 		self.assertFalse([m for m in ms if m.operator == 'redirect'])
+
+	def test_operator_names_and_the_operator_filter(self):
+		ms, _, _ = gen(funcs={'count_things'})
+		self.assertTrue({m.operator for m in ms} <=
+				set(operators.NAMES))
+		only, _, total, _ = generate.mutants(
+			'lib/x.c', SRC, funcs={'count_things'},
+			ops={'drop-jump'})
+		self.assertEqual(sorted(m.description for m in only),
+				 ['break removed', 'return removed'])
+		self.assertEqual(total, 2)
 
 	def test_mutants_keep_line_numbers_and_change_one_place(self):
 		ms, _, _ = gen()
