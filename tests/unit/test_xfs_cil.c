@@ -1,0 +1,364 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The CIL (fs/xfs/xfs_log_cil.c) as its users rely on it, driven by real
+ * transactions on scratch blocks: a checkpoint as large as the CIL's
+ * hard limit lets fits in the space its tickets reserved, a log force
+ * pushes only what it asks for, and a log I/O error in the middle of a
+ * push fails its waiters with -EIO and leaves nothing behind.
+ *
+ * The CIL push worker is held back where a test needs a large checkpoint
+ * built before it is written: work items that sleep until released take
+ * every slot of the push workqueue (xlog_cil_init() gives it max_active
+ * 4), so the push queued behind them waits.
+ */
+#include <linux/kernel.h>
+#include <linux/completion.h>
+#include <linux/workqueue.h>
+#include <linux/delay.h>
+#include <linux/jiffies.h>
+#include <linux/sched.h>
+#include <linux/blk_types.h>
+#include <kshim/ktest.h>
+#include <kshim/runtime.h>
+#include <kshim/sched.h>
+#include <kshim/bdev.h>
+#include "xfs_fixture.h"
+
+/* Enough scratch blocks for a CIL at its hard limit (8192 on it). */
+#define BIG_IMG_SIZE	(256ULL << 20)
+#define CIL_PUSH_MAX_ACTIVE	4	/* xlog_cil_init() */
+#define BLOCKS_PER_COMMIT	4
+#define PAYLOAD		1000
+
+/* ---- holding the push worker back ------------------------------------- */
+
+struct push_hold {
+	struct completion release;
+	struct work_struct blockers[CIL_PUSH_MAX_ACTIVE];
+};
+
+static struct push_hold *the_hold;
+
+static void hold_fn(struct work_struct *work)
+{
+	wait_for_completion(&the_hold->release);
+}
+
+static void push_hold_start(struct push_hold *h, struct xfs_cil *cil)
+{
+	int i;
+
+	init_completion(&h->release);
+	the_hold = h;
+	for (i = 0; i < CIL_PUSH_MAX_ACTIVE; i++) {
+		INIT_WORK(&h->blockers[i], hold_fn);
+		queue_work(cil->xc_push_wq, &h->blockers[i]);
+	}
+}
+
+static void push_hold_release(struct push_hold *h)
+{
+	int i;
+
+	complete_all(&h->release);
+	for (i = 0; i < CIL_PUSH_MAX_ACTIVE; i++)
+		flush_work(&h->blockers[i]);
+	the_hold = NULL;
+}
+
+/* ---- the log's accounting ---------------------------------------------- */
+
+static s64 grant(struct xlog_grant_head *head)
+{
+	return atomic64_read(&head->grant);
+}
+
+/*
+ * What the grant heads hold when the log is idle: the log written past
+ * the last checkpoint's commit record (ail_head_lsn), which moves into
+ * the tail space only when the next checkpoint completes.
+ */
+static s64 idle_grant(struct xlog *log)
+{
+	xfs_lsn_t head, ail_head;
+
+	spin_lock(&log->l_icloglock);
+	head = xlog_assign_lsn(log->l_curr_cycle, log->l_curr_block);
+	spin_unlock(&log->l_icloglock);
+	spin_lock(&log->l_ailp->ail_lock);
+	ail_head = log->l_ailp->ail_head_lsn;
+	spin_unlock(&log->l_ailp->ail_lock);
+	return xlog_lsn_sub(log, head, ail_head);
+}
+
+/* Bytes the log head is at, counted from the start of cycle 0. */
+static s64 head_bytes(struct xlog *log)
+{
+	s64 b;
+
+	spin_lock(&log->l_icloglock);
+	b = (s64)log->l_curr_cycle * log->l_logsize +
+	    BBTOB(log->l_curr_block);
+	spin_unlock(&log->l_icloglock);
+	return b;
+}
+
+/* One transaction logging BLOCKS_PER_COMMIT fresh scratch blocks. */
+static void commit_blocks(struct xfs_mount *mp, unsigned int first, u64 seq)
+{
+	struct xfs_trans *tp;
+	unsigned int b;
+
+	KSHIM_ASSERT_EQ_FATAL(xfs_trans_alloc(mp, &M_RES(mp)->tr_write, 0, 0,
+					      0, &tp), 0);
+	for (b = first; b < first + BLOCKS_PER_COMMIT; b++)
+		KSHIM_ASSERT_EQ_FATAL(kshim_xfs_scratch_log(tp, b, seq,
+							    PAYLOAD), 0);
+	KSHIM_ASSERT_EQ_FATAL(xfs_trans_commit(tp), 0);
+}
+
+/*
+ * With the push worker held, commit transactions of fresh blocks until
+ * the CIL is one commit short of its hard limit: the largest checkpoint
+ * one committer can build without being throttled (a commit that
+ * reaches the limit would wait for the held push). Once past the soft
+ * limit the CIL's count is exact (no per-CPU parts), so the step each
+ * commit adds is known from there on.
+ *
+ * Return: the number of commits, each numbered from 1 in its blocks.
+ */
+static unsigned int fill_cil_to_hard_limit(struct xfs_mount *mp)
+{
+	struct xfs_cil *cil = mp->m_log->l_cilp;
+	s64 hard = XLOG_CIL_BLOCKING_SPACE_LIMIT(mp->m_log);
+	s64 used = 0, step = 0, now;
+	bool exact = false;
+	unsigned int n = 0;
+
+	KSHIM_ASSERT_FATAL(kshim_xfs_scratch_blocks(mp) >=
+			   (hard / PAYLOAD + 1) * 2);
+	for (;;) {
+		commit_blocks(mp, n * BLOCKS_PER_COMMIT, n + 1);
+		n++;
+		now = atomic_read(&cil->xc_ctx->space_used);
+		/* The commit that ends the per-CPU counting folds every
+		 * CPU's part in: not a step. */
+		if (exact)
+			step = max(step, now - used);
+		exact = !test_bit(XLOG_CIL_PCP_SPACE, &cil->xc_flags);
+		used = now;
+		if (step && used + 2 * step >= hard)
+			break;
+	}
+	KSHIM_ASSERT(used >= XLOG_CIL_SPACE_LIMIT(mp->m_log));
+	KSHIM_ASSERT(used < hard);
+	kshim_info("CIL: %u commits, %lld bytes (soft limit %d, hard %lld)\n",
+		   n, used, XLOG_CIL_SPACE_LIMIT(mp->m_log), hard);
+	return n;
+}
+
+/*
+ * A checkpoint as large as one committer can make it (the CIL one commit
+ * short of its hard limit, so no commit is throttled and none takes the
+ * extra iclog headers that commits over the limit give): it spans tens
+ * of iclogs, each with a header and each split region with an op header,
+ * all paid for by the iclog header space the commits gave the CIL's
+ * ticket. Writing it must not run that ticket out ("ctx ticket
+ * reservation ran out", a shutdown), it is one checkpoint, its blocks
+ * come back, and once the log is idle the grant heads hold exactly what
+ * an idle log holds: no byte lost or counted twice in the moves between
+ * the commits' tickets and the CIL's.
+ */
+static void test_checkpoint_at_the_hard_limit_fits_its_reservation(void)
+{
+	struct xfs_fixture fx = { .size = BIG_IMG_SIZE };
+	struct push_hold hold;
+	struct xfs_mount *mp;
+	struct xlog *log;
+	struct xfs_cil *cil;
+	xfs_csn_t seq0;
+	s64 head0, written;
+	unsigned int n, i;
+	u64 seq;
+
+	mp = xfs_fixture_mount_new(&fx);
+	log = mp->m_log;
+	cil = log->l_cilp;
+	xfs_fixture_quiesce(mp);
+	KSHIM_ASSERT_EQ(grant(&log->l_reserve_head), idle_grant(log));
+	seq0 = cil->xc_current_sequence;
+	head0 = head_bytes(log);
+
+	kshim_printk_clear();
+	push_hold_start(&hold, cil);
+	n = fill_cil_to_hard_limit(mp);
+	/* The background push is queued (the CIL is over its soft limit)
+	 * but has not begun: still one sequence. */
+	KSHIM_ASSERT_EQ(cil->xc_current_sequence, seq0);
+	KSHIM_ASSERT_EQ(cil->xc_push_seq, seq0);
+	push_hold_release(&hold);
+	KSHIM_ASSERT_EQ(xfs_log_force(mp, XFS_LOG_SYNC), 0);
+
+	KSHIM_ASSERT(!xlog_is_shutdown(log));
+	KSHIM_ASSERT(!kshim_printk_contains("reservation ran out"));
+	KSHIM_ASSERT(!kshim_printk_contains("reservation overrun"));
+	/* One checkpoint held the whole load, and it spanned the iclogs a
+	 * CIL near its hard limit needs. */
+	KSHIM_ASSERT_EQ(cil->xc_current_sequence, seq0 + 1);
+	written = head_bytes(log) - head0;
+	kshim_info("checkpoint: %lld bytes of log, %lld iclogs' worth\n",
+		   written, written / log->l_iclog_size);
+	KSHIM_ASSERT(written >= XLOG_CIL_BLOCKING_SPACE_LIMIT(log) * 9 / 10);
+	KSHIM_ASSERT(written / log->l_iclog_size >= 16);
+
+	xfs_fixture_quiesce(mp);
+	KSHIM_ASSERT_EQ(grant(&log->l_reserve_head), idle_grant(log));
+	KSHIM_ASSERT_EQ(grant(&log->l_write_head), idle_grant(log));
+	for (i = 0; i < n * BLOCKS_PER_COMMIT; i += 97) {
+		KSHIM_ASSERT_EQ(kshim_xfs_scratch_read(mp, i, &seq), 0);
+		KSHIM_ASSERT_EQ(seq, i / BLOCKS_PER_COMMIT + 1);
+	}
+	xfs_fixture_unmount(&fx);
+	xfs_fixture_remove(&fx);
+}
+
+/*
+ * A force of a sequence already on disk (an fsync of an old change) has
+ * nothing to push: it returns at once and leaves the CIL's current
+ * checkpoint to gather more, instead of writing a checkpoint of
+ * whatever was committed since. A force of the current sequence then
+ * pushes exactly it.
+ */
+static void test_force_of_a_stable_sequence_pushes_nothing(void)
+{
+	struct xfs_fixture fx = { };
+	struct xfs_mount *mp;
+	struct xfs_cil *cil;
+	xfs_csn_t a, b;
+	s64 head;
+
+	mp = xfs_fixture_mount_new(&fx);
+	cil = mp->m_log->l_cilp;
+	xfs_fixture_quiesce(mp);
+
+	a = xfs_fixture_commit(&fx, BIT(0), 200);
+	KSHIM_ASSERT_EQ(xfs_log_force_seq(mp, a, XFS_LOG_SYNC, NULL), 0);
+	b = xfs_fixture_commit(&fx, BIT(1), 200);
+	KSHIM_ASSERT_EQ(b, a + 1);
+	head = head_bytes(mp->m_log);
+
+	KSHIM_ASSERT_EQ(xfs_log_force_seq(mp, a, XFS_LOG_SYNC, NULL), 0);
+	KSHIM_ASSERT_EQ(xfs_log_force_seq(mp, a, 0, NULL), 0);
+	KSHIM_ASSERT_EQ(cil->xc_current_sequence, b);
+	KSHIM_ASSERT(!xlog_cil_empty(mp->m_log));
+	KSHIM_ASSERT_EQ(head_bytes(mp->m_log), head);
+
+	KSHIM_ASSERT_EQ(xfs_log_force_seq(mp, b, XFS_LOG_SYNC, NULL), 0);
+	KSHIM_ASSERT_EQ(cil->xc_current_sequence, b + 1);
+	KSHIM_ASSERT(xlog_cil_empty(mp->m_log));
+	KSHIM_ASSERT(head_bytes(mp->m_log) > head);
+	xfs_fixture_unmount(&fx);
+	xfs_fixture_remove(&fx);
+}
+
+struct forcer {
+	struct xfs_mount *mp;
+	xfs_csn_t seq;
+	bool started;
+	int err;
+};
+
+static void forcer_fn(void *arg)
+{
+	struct forcer *f = arg;
+
+	smp_store_release(&f->started, true);
+	f->err = xfs_log_force_seq(f->mp, f->seq, XFS_LOG_SYNC, NULL);
+}
+
+/*
+ * A log write fails while a large checkpoint is being written (the NTH
+ * write to the log from then on: early in the checkpoint, or near its
+ * commit record): the log shuts down in the middle of the push. A task
+ * that was waiting on a synchronous force of that checkpoint is let go
+ * (with -EIO, or 0 when the aborted checkpoint was already gone from
+ * the committing list: xfs_log_force_seq() then finds nothing to wait
+ * for); any later force fails with -EIO; the checkpoint's items are
+ * aborted, not inserted in the AIL (nothing of a failed checkpoint may
+ * reach its place on disk); the CIL's contexts and tickets are freed
+ * (the test's leak check) and the unmount does not hang.
+ */
+static void log_write_error_in_a_push(unsigned long nth)
+{
+	struct xfs_fixture fx = { .size = BIG_IMG_SIZE };
+	struct push_hold hold;
+	struct forcer f = { };
+	struct task_struct *t;
+	struct kshim_bdev *kb;
+	struct xfs_mount *mp;
+	struct xlog *log;
+	struct kshim_fault fault = {
+		.ops = KSHIM_FAULT_WRITE,
+		.nth = nth,
+		.status = BLK_STS_IOERR,
+		.times = 1,
+	};
+	int id;
+
+	mp = xfs_fixture_mount_new(&fx);
+	log = mp->m_log;
+	kb = kshim_xfs_data_bdev(fx.x);
+	xfs_fixture_quiesce(mp);
+	fault.start = log->l_logBBstart;
+	fault.nr_sectors = log->l_logBBsize;
+
+	push_hold_start(&hold, log->l_cilp);
+	fill_cil_to_hard_limit(mp);
+	f = (struct forcer){ .mp = mp,
+			     .seq = log->l_cilp->xc_current_sequence };
+	id = kshim_bdev_add_fault(kb, &fault);
+	KSHIM_ASSERT_FATAL(id >= 0);
+	t = kshim_task_run(forcer_fn, &f, "forcer", -1);
+	/* The force waits for the held push (its flush of the push
+	 * workqueue) before the push begins. */
+	KSHIM_ASSERT_FATAL(POLL_UNTIL_TIMEOUT(smp_load_acquire(&f.started),
+					      5 * HZ));
+	msleep(10);
+	push_hold_release(&hold);
+	kshim_task_join(t);
+
+	kshim_info("write %lu failed: the force returned %d\n", nth, f.err);
+	KSHIM_ASSERT_EQ(kshim_bdev_fault_hits(kb, id), 1);
+	KSHIM_ASSERT(f.err == -EIO || f.err == 0);
+	KSHIM_ASSERT(xlog_is_shutdown(log));
+	KSHIM_ASSERT_EQ(xfs_log_force(mp, XFS_LOG_SYNC), -EIO);
+	KSHIM_ASSERT_EQ(xfs_log_force_seq(mp, f.seq, XFS_LOG_SYNC, NULL), 0);
+	KSHIM_ASSERT_EQ(xfs_fixture_ail_items(mp->m_ail), 0);
+	spin_lock(&log->l_cilp->xc_push_lock);
+	KSHIM_ASSERT(list_empty(&log->l_cilp->xc_committing));
+	spin_unlock(&log->l_cilp->xc_push_lock);
+	kshim_bdev_clear_faults(kb);
+	xfs_fixture_unmount(&fx);
+	xfs_fixture_remove(&fx);
+}
+
+static void test_log_write_error_early_in_a_push(void)
+{
+	log_write_error_in_a_push(3);
+}
+
+static void test_log_write_error_near_a_push_commit_record(void)
+{
+	/* A CIL at its hard limit: 43 iclogs of 32 KiB. */
+	log_write_error_in_a_push(42);
+}
+
+static const struct kshim_test cil_tests[] = {
+	KSHIM_TEST(test_checkpoint_at_the_hard_limit_fits_its_reservation),
+	KSHIM_TEST(test_force_of_a_stable_sequence_pushes_nothing),
+	KSHIM_TEST(test_log_write_error_early_in_a_push),
+	KSHIM_TEST(test_log_write_error_near_a_push_commit_record),
+	{ }
+};
+
+KSHIM_SUITES({ "cil", NULL, NULL, cil_tests });
