@@ -22,7 +22,12 @@
 #include <kshim/runtime.h>
 #include <kshim/sched.h>
 #include <kshim/bdev.h>
+#include <kshim/vfs.h>
+#include <linux/fs.h>
+#include <linux/falloc.h>
 #include "xfs_fixture.h"
+#include "xfs_ag.h"
+#include "xfs_buf_item.h"
 
 /* Enough scratch blocks for a CIL at its hard limit (8192 on it). */
 #define BIG_IMG_SIZE	(256ULL << 20)
@@ -103,6 +108,34 @@ static s64 head_bytes(struct xlog *log)
 	return b;
 }
 
+/*
+ * The CIL's size as its limits see it (the global count and every CPU's
+ * part not yet folded in) and the bytes its items will write (each
+ * item's formatted log vector, the op headers included), under the CIL's
+ * context lock held exclusively, as its push takes it: no commit is
+ * half done. They must be equal: a CIL that counts bytes it will not
+ * write, or misses some, pushes and throttles at the wrong size.
+ */
+static void cil_size(struct xfs_cil *cil, s64 *counted, s64 *formatted)
+{
+	struct xlog_cil_pcp *pcp;
+	struct xfs_log_item *lip;
+	int cpu;
+
+	down_write(&cil->xc_ctx_lock);
+	*counted = atomic_read(&cil->xc_ctx->space_used);
+	*formatted = 0;
+	list_for_each_entry(lip, &cil->xc_ctx->log_items, li_cil)
+		*formatted += lip->li_lv->lv_bytes;
+	for_each_possible_cpu(cpu) {
+		pcp = per_cpu_ptr(cil->xc_pcp, cpu);
+		*counted += pcp->space_used;
+		list_for_each_entry(lip, &pcp->log_items, li_cil)
+			*formatted += lip->li_lv->lv_bytes;
+	}
+	up_write(&cil->xc_ctx_lock);
+}
+
 /* One transaction logging BLOCKS_PER_COMMIT fresh scratch blocks. */
 static void commit_blocks(struct xfs_mount *mp, unsigned int first, u64 seq)
 {
@@ -123,7 +156,8 @@ static void commit_blocks(struct xfs_mount *mp, unsigned int first, u64 seq)
  * one committer can build without being throttled (a commit that
  * reaches the limit would wait for the held push). Once past the soft
  * limit the CIL's count is exact (no per-CPU parts), so the step each
- * commit adds is known from there on.
+ * commit adds is known from there on. After every commit the CIL's size
+ * is the bytes it holds (cil_size()).
  *
  * Return: the number of commits, each numbered from 1 in its blocks.
  */
@@ -131,7 +165,7 @@ static unsigned int fill_cil_to_hard_limit(struct xfs_mount *mp)
 {
 	struct xfs_cil *cil = mp->m_log->l_cilp;
 	s64 hard = XLOG_CIL_BLOCKING_SPACE_LIMIT(mp->m_log);
-	s64 used = 0, step = 0, now;
+	s64 used = 0, step = 0, now, counted, formatted;
 	bool exact = false;
 	unsigned int n = 0;
 
@@ -147,6 +181,8 @@ static unsigned int fill_cil_to_hard_limit(struct xfs_mount *mp)
 			step = max(step, now - used);
 		exact = !test_bit(XLOG_CIL_PCP_SPACE, &cil->xc_flags);
 		used = now;
+		cil_size(cil, &counted, &formatted);
+		KSHIM_ASSERT_EQ_FATAL(counted, formatted);
 		if (step && used + 2 * step >= hard)
 			break;
 	}
@@ -353,9 +389,98 @@ static void test_log_write_error_near_a_push_commit_record(void)
 	log_write_error_in_a_push(42);
 }
 
+/* Busy extents (freed, not yet reusable) in every AG, counted. */
+static unsigned int busy_extents(struct xfs_mount *mp)
+{
+	struct xfs_perag *pag;
+	struct rb_node *n;
+	xfs_agnumber_t agno;
+	unsigned int busy = 0;
+
+	for (agno = 0; agno < mp->m_sb.sb_agcount; agno++) {
+		pag = xfs_perag_get(mp, agno);
+		spin_lock(&pag->pagb_lock);
+		for (n = rb_first(&pag->pagb_tree); n; n = rb_next(n))
+			busy++;
+		spin_unlock(&pag->pagb_lock);
+		xfs_perag_put(pag);
+	}
+	return busy;
+}
+
+/*
+ * Extents a transaction frees stay busy (not to be allocated again)
+ * until the checkpoint holding the free is on disk: reused before, a
+ * crash could bring back the file that owned them over someone else's
+ * data. The commit hands its busy extents to the CIL, and the
+ * checkpoint's completion clears them.
+ */
+static void test_freed_extents_stay_busy_until_their_checkpoint(void)
+{
+	struct xfs_fixture fx = { };
+	struct dentry *root;
+	struct file *f;
+	struct xfs_mount *mp;
+
+	mp = xfs_fixture_mount_new(&fx);
+	root = kshim_vfs_root(kshim_xfs_sb(fx.x));
+	KSHIM_ASSERT_EQ_FATAL(kshim_vfs_open(root, "f", O_RDWR | O_CREAT, 0644,
+					     &f), 0);
+	KSHIM_ASSERT_EQ_FATAL(kshim_vfs_fallocate(f, 0, 0, 4 << 20), 0);
+	KSHIM_ASSERT_EQ(kshim_vfs_fsync(f, 0), 0);
+	xfs_fixture_quiesce(mp);
+	KSHIM_ASSERT_EQ(busy_extents(mp), 0);
+
+	/* Freed in the CIL's current checkpoint: busy. */
+	KSHIM_ASSERT_EQ_FATAL(kshim_vfs_ftruncate(f, 0), 0);
+	KSHIM_ASSERT(!xlog_cil_empty(mp->m_log));
+	KSHIM_ASSERT(busy_extents(mp) > 0);
+
+	/* The checkpoint on disk: no longer busy. */
+	KSHIM_ASSERT_EQ(xfs_log_force(mp, XFS_LOG_SYNC), 0);
+	KSHIM_ASSERT_EQ(busy_extents(mp), 0);
+	KSHIM_ASSERT_EQ(kshim_vfs_close(f), 0);
+	kshim_vfs_put(root);
+	xfs_fixture_unmount(&fx);
+	xfs_fixture_remove(&fx);
+}
+
+/*
+ * An item a transaction holds but does not log (here the superblock
+ * buffer, joined with xfs_trans_getsb() and left clean) stays out of
+ * the CIL: only what the transaction logged goes into the checkpoint,
+ * gets pinned, and reaches the AIL when the checkpoint is on disk.
+ */
+static void test_item_held_but_not_logged_stays_out_of_the_checkpoint(void)
+{
+	struct xfs_fixture fx = { };
+	struct xfs_mount *mp;
+	struct xfs_trans *tp;
+	struct xfs_buf *sbp;
+
+	mp = xfs_fixture_mount_new(&fx);
+	xfs_fixture_quiesce(mp);
+
+	KSHIM_ASSERT_EQ_FATAL(xfs_trans_alloc(mp, &M_RES(mp)->tr_write, 0, 0,
+					      0, &tp), 0);
+	sbp = xfs_trans_getsb(tp);
+	KSHIM_ASSERT_EQ_FATAL(kshim_xfs_scratch_log(tp, 0, 1, 200), 0);
+	KSHIM_ASSERT_EQ_FATAL(xfs_trans_commit(tp), 0);
+	KSHIM_ASSERT_EQ(xfs_buf_ispinned(sbp), 0);
+	KSHIM_ASSERT_EQ(xfs_log_force(mp, XFS_LOG_SYNC), 0);
+	KSHIM_ASSERT_EQ(xfs_fixture_ail_items(mp->m_ail), 1);
+	KSHIM_ASSERT(sbp->b_log_item == NULL ||
+		     !test_bit(XFS_LI_IN_AIL, &sbp->b_log_item->bli_item.li_flags));
+	xfs_fixture_quiesce(mp);
+	xfs_fixture_unmount(&fx);
+	xfs_fixture_remove(&fx);
+}
+
 static const struct kshim_test cil_tests[] = {
 	KSHIM_TEST(test_checkpoint_at_the_hard_limit_fits_its_reservation),
 	KSHIM_TEST(test_force_of_a_stable_sequence_pushes_nothing),
+	KSHIM_TEST(test_freed_extents_stay_busy_until_their_checkpoint),
+	KSHIM_TEST(test_item_held_but_not_logged_stays_out_of_the_checkpoint),
 	KSHIM_TEST(test_log_write_error_early_in_a_push),
 	KSHIM_TEST(test_log_write_error_near_a_push_commit_record),
 	{ }
