@@ -476,11 +476,92 @@ static void test_item_held_but_not_logged_stays_out_of_the_checkpoint(void)
 	xfs_fixture_remove(&fx);
 }
 
+/*
+ * The regions of the checkpoint that starts in the log record at @lsn,
+ * counted from the log on disk: the operations of its transaction
+ * between its transaction header and its commit record. The header's
+ * th_num_items in *@num_items. A small checkpoint: one record.
+ */
+static int checkpoint_regions(struct xlog *log, xfs_lsn_t lsn,
+			      unsigned int *num_items)
+{
+	struct xlog_rec_header *rh;
+	struct xlog_op_header *oh;
+	struct xfs_trans_header *th;
+	struct xfs_buf *bp;
+	unsigned int nblks = BTOBB(log->l_iclog_hsize + log->l_iclog_size);
+	unsigned int i, len, off, tid = 0;
+	int regions = -1;
+	char *data;
+	bool in = false;
+
+	KSHIM_ASSERT_EQ_FATAL(xfs_buf_read_uncached(log->l_targ,
+			log->l_logBBstart + BLOCK_LSN(lsn), nblks, 0, &bp,
+			NULL), 0);
+	rh = bp->b_addr;
+	KSHIM_ASSERT_EQ_FATAL(be32_to_cpu(rh->h_magicno), XLOG_HEADER_MAGIC_NUM);
+	KSHIM_ASSERT_EQ_FATAL(be64_to_cpu(rh->h_lsn), lsn);
+	len = be32_to_cpu(rh->h_len);
+	data = (char *)bp->b_addr + log->l_iclog_hsize;
+	/* The first word of each data block is in the header. */
+	for (i = 0; i < BTOBB(len); i++)
+		*(__be32 *)(data + BBTOB(i)) = rh->h_cycle_data[i];
+	for (off = 0; off + sizeof(*oh) <= len;
+	     off += sizeof(*oh) + be32_to_cpu(oh->oh_len)) {
+		oh = (struct xlog_op_header *)(data + off);
+		if (oh->oh_flags & XLOG_START_TRANS) {
+			tid = be32_to_cpu(oh->oh_tid);
+			in = true;
+			continue;
+		}
+		if (!in || be32_to_cpu(oh->oh_tid) != tid)
+			continue;
+		if (oh->oh_flags & XLOG_COMMIT_TRANS)
+			break;
+		if (regions < 0) {
+			th = (struct xfs_trans_header *)(oh + 1);
+			KSHIM_ASSERT_EQ(th->th_magic, XFS_TRANS_HEADER_MAGIC);
+			*num_items = th->th_num_items;
+		}
+		regions++;
+	}
+	xfs_buf_relse(bp);
+	return regions;
+}
+
+/*
+ * A checkpoint's transaction header says how many regions follow it
+ * (th_num_items: each item's log vectors, for xfs_logprint and for
+ * recovery's view of the transaction): checked on the log as written,
+ * for a checkpoint of three buffers (a format and a data region each).
+ */
+static void test_checkpoint_header_counts_its_regions(void)
+{
+	struct xfs_fixture fx = { };
+	struct xfs_mount *mp;
+	unsigned int num_items = 0;
+	xfs_lsn_t lsn;
+
+	mp = xfs_fixture_mount_new(&fx);
+	xfs_fixture_quiesce(mp);
+	xfs_fixture_commit(&fx, BIT(0) | BIT(1) | BIT(2), 200);
+	KSHIM_ASSERT_EQ(xfs_fixture_force(&fx), 0);
+	/* The AIL holds the items at their checkpoint's start. */
+	lsn = xfs_ail_min_lsn(mp->m_ail);
+	KSHIM_ASSERT_FATAL(lsn != 0);
+	KSHIM_ASSERT_EQ(checkpoint_regions(mp->m_log, lsn, &num_items), 6);
+	KSHIM_ASSERT_EQ(num_items, 6);
+	xfs_fixture_quiesce(mp);
+	xfs_fixture_unmount(&fx);
+	xfs_fixture_remove(&fx);
+}
+
 static const struct kshim_test cil_tests[] = {
 	KSHIM_TEST(test_checkpoint_at_the_hard_limit_fits_its_reservation),
 	KSHIM_TEST(test_force_of_a_stable_sequence_pushes_nothing),
 	KSHIM_TEST(test_freed_extents_stay_busy_until_their_checkpoint),
 	KSHIM_TEST(test_item_held_but_not_logged_stays_out_of_the_checkpoint),
+	KSHIM_TEST(test_checkpoint_header_counts_its_regions),
 	KSHIM_TEST(test_log_write_error_early_in_a_push),
 	KSHIM_TEST(test_log_write_error_near_a_push_commit_record),
 	{ }
