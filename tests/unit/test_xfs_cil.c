@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The CIL (fs/xfs/xfs_log_cil.c) as its users rely on it, driven by real
- * transactions on scratch blocks: a checkpoint as large as the CIL's
- * hard limit lets fits in the space its tickets reserved, a log force
- * pushes only what it asks for, and a log I/O error in the middle of a
- * push fails its waiters with -EIO and leaves nothing behind.
+ * transactions on scratch blocks and files: a checkpoint as large as the
+ * CIL's hard limit allows fits in the space its tickets reserved and the
+ * CIL counts exactly the bytes it holds; a log force pushes only what it
+ * asks for; freed extents stay busy until their checkpoint is on disk;
+ * only logged items go into a checkpoint, whose header counts them; and
+ * a log I/O error in the middle of a push shuts the log down, lets its
+ * waiters go and leaves nothing behind.
  *
  * The CIL push worker is held back where a test needs a large checkpoint
  * built before it is written: work items that sleep until released take
