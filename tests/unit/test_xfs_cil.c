@@ -388,8 +388,17 @@ static void test_log_write_error_early_in_a_push(void)
 
 static void test_log_write_error_near_a_push_commit_record(void)
 {
-	/* A CIL at its hard limit: 43 iclogs of 32 KiB. */
-	log_write_error_in_a_push(42);
+	int i;
+
+	/*
+	 * A CIL at its hard limit: 43 iclogs of 32 KiB and the commit
+	 * record's. The last full one failing can shut the log down while
+	 * the push holds the commit record's iclog (the abort path that must
+	 * release it), or just before or after: which, the schedule decides,
+	 * so four rounds, each its own schedule.
+	 */
+	for (i = 0; i < 4; i++)
+		log_write_error_in_a_push(43);
 }
 
 /* Busy extents (freed, not yet reusable) in every AG, counted. */
