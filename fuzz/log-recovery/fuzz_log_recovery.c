@@ -545,17 +545,25 @@ static const char *lr_item_finding(const u8 *p, size_t n, char *why,
  */
 static bool record_lsn_mismatch(void)
 {
+	unsigned int i;
 	u64 s;
 
-	for (s = 0; s < lr.log_len; s++) {
-		struct xlog_rec_header *rh = (void *)log_sector(s);
+	/* The sectors the input wrote, not the whole log: per input. */
+	for (i = 0; i < lr.nin; i++)
+		for (s = lr.in[i].sector;
+		     s < lr.in[i].sector + lr.in[i].count; s++) {
+			struct xlog_rec_header *rh;
 
-		if (rh->h_magicno == cpu_to_be32(XLOG_HEADER_MAGIC_NUM) &&
-		    log_dirty(s, 1) &&
-		    be64_to_cpu(rh->h_lsn) !=
-		    xlog_assign_lsn(be32_to_cpu(rh->h_cycle), s))
-			return true;
-	}
+			if (!in_log(s))
+				continue;
+			rh = (void *)log_sector(s - lr.log_start);
+			if (rh->h_magicno ==
+			    cpu_to_be32(XLOG_HEADER_MAGIC_NUM) &&
+			    be64_to_cpu(rh->h_lsn) !=
+			    xlog_assign_lsn(be32_to_cpu(rh->h_cycle),
+					    s - lr.log_start))
+				return true;
+		}
 	return false;
 }
 
