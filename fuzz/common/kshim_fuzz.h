@@ -37,5 +37,11 @@ struct kshim_fuzz_image {
 };
 int kshim_fuzz_image_map(const char *path, struct kshim_fuzz_image *im);
 void kshim_fuzz_image_unmap(struct kshim_fuzz_image *im);
+/* Back to the golden bytes: COUNT 512-byte sectors from SECTOR (cut at
+ * the image's end), or the whole image. */
+void kshim_fuzz_image_restore(struct kshim_fuzz_image *im,
+			      unsigned long long sector,
+			      unsigned long long count);
+void kshim_fuzz_image_restore_all(struct kshim_fuzz_image *im);
 
 #endif

@@ -53,3 +53,20 @@ void kshim_fuzz_image_unmap(struct kshim_fuzz_image *im)
 	free(im->golden);
 	im->map = im->golden = NULL;
 }
+
+void kshim_fuzz_image_restore(struct kshim_fuzz_image *im,
+			      unsigned long long sector,
+			      unsigned long long count)
+{
+	unsigned long long start = sector << 9, end = (sector + count) << 9;
+
+	if (end > im->size)
+		end = im->size;
+	if (start < end)
+		memcpy(im->map + start, im->golden + start, end - start);
+}
+
+void kshim_fuzz_image_restore_all(struct kshim_fuzz_image *im)
+{
+	memcpy(im->map, im->golden, im->size);
+}

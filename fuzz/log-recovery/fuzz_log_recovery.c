@@ -109,28 +109,20 @@ static void lr_observe(void *priv, struct bio *bio)
 	lr.nwr++;
 }
 
-static void restore(const struct lr_range *r)
-{
-	u64 end = min(r->sector + r->count, lr.nsect);
-
-	if (r->sector < end)
-		memcpy(lr.im.map + (r->sector << SECTOR_SHIFT),
-		       lr.im.golden + (r->sector << SECTOR_SHIFT),
-		       (end - r->sector) << SECTOR_SHIFT);
-}
-
 /* Back to the golden image: what the input and the mounts wrote. */
 static void lr_restore(void)
 {
 	unsigned int i;
 
 	if (lr.in_overflow || lr.wr_overflow) {
-		memcpy(lr.im.map, lr.im.golden, lr.im.size);
+		kshim_fuzz_image_restore_all(&lr.im);
 	} else {
 		for (i = 0; i < lr.nin; i++)
-			restore(&lr.in[i]);
+			kshim_fuzz_image_restore(&lr.im, lr.in[i].sector,
+						 lr.in[i].count);
 		for (i = 0; i < lr.nwr; i++)
-			restore(&lr.wr[i]);
+			kshim_fuzz_image_restore(&lr.im, lr.wr[i].sector,
+						 lr.wr[i].count);
 	}
 	for (i = 0; i < lr.nin; i++)
 		bitmap_clear(lr.dirty, lr.in[i].sector, lr.in[i].count);

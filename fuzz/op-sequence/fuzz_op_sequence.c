@@ -85,7 +85,6 @@ static struct {
 	char img[256];
 	struct kshim_xfs_config cfg;
 	struct kshim_fuzz_image im;
-	u64 nsect;
 	struct os_range wr[OS_MAX_WRITES];
 	unsigned int nwr;
 	bool wr_overflow;
@@ -140,19 +139,12 @@ static void os_restore(void)
 {
 	unsigned int i;
 
-	if (os.wr_overflow) {
-		memcpy(os.im.map, os.im.golden, os.im.size);
-	} else {
-		for (i = 0; i < os.nwr; i++) {
-			u64 s = os.wr[i].sector;
-			u64 end = min(s + os.wr[i].count, os.nsect);
-
-			if (s < end)
-				memcpy(os.im.map + (s << SECTOR_SHIFT),
-				       os.im.golden + (s << SECTOR_SHIFT),
-				       (end - s) << SECTOR_SHIFT);
-		}
-	}
+	if (os.wr_overflow)
+		kshim_fuzz_image_restore_all(&os.im);
+	else
+		for (i = 0; i < os.nwr; i++)
+			kshim_fuzz_image_restore(&os.im, os.wr[i].sector,
+						 os.wr[i].count);
 	os.nwr = 0;
 	os.wr_overflow = false;
 }
@@ -438,7 +430,6 @@ int kshim_fuzz_init(const char *workdir)
 	kshim_xfs_unmount(x);
 	if (kshim_fuzz_image_map(os.img, &os.im))
 		return -EIO;
-	os.nsect = os.im.size >> SECTOR_SHIFT;
 	os.cfg.observer = os_observe;
 	/* The replay runner (corpus, crashers) checks every input;
 	 * KSHIM_FUZZ_REPAIR=1 every input, =0 none (a benchmark). */

@@ -39,7 +39,7 @@ struct kshim_task {
 	/* In a sleep with a timeout (schedule_timeout(), msleep()): it wakes
 	 * by itself, so it is no hang in the making. */
 	bool timed_sleep;
-	unsigned long host_thread;	/* kshim_host_thread_self(), for its stack */
+	unsigned long host_thread;	/* its host thread (parallel), for its stack */
 	struct kshim_task *next_all;	/* every live task, for reports */
 	struct kshim_task *prev_all;
 };

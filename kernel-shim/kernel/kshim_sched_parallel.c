@@ -19,7 +19,6 @@ static struct kshim_task *blocking(const char *what)
 	struct kshim_task *kt = t ? t->kshim : NULL;
 
 	if (kt) {
-		WRITE_ONCE(kt->host_thread, kshim_host_thread_self());
 		WRITE_ONCE(kt->blocked_on, what);
 		WRITE_ONCE(kt->blocked_since, kshim_host_clock_ns());
 	}

@@ -194,6 +194,7 @@ struct task_struct *kshim_task_adopt(const char *name)
 	struct kshim_task *kt = task_alloc(name, 0, TASK_RUNNING, 0);
 
 	kt->adopted = true;
+	kt->host_thread = kshim_host_thread_self();
 	kshim_sched->task_adopt(&kt->task);
 	return &kt->task;
 }
@@ -214,6 +215,8 @@ void kshim_task_body(void *arg)
 {
 	struct kshim_task *kt = arg;
 
+	/* Its thread, for the parallel watchdog's stack requests. */
+	WRITE_ONCE(kt->host_thread, kshim_host_thread_self());
 	kt->fn(kt->arg);
 	task_work_run();	/* as do_exit()'s exit_task_work() */
 	task_leave(kt);
