@@ -119,13 +119,42 @@ static int bio_do_data(struct kshim_bdev *kb, struct bio *bio, void *bounce)
 	return err;
 }
 
+/*
+ * A write the device need not cache (FUA, or the cache full and none of
+ * its sectors cached: kshim_host_disk_write_through()) goes from the
+ * bio's pages to the image in one pwritev(), without the copy into a
+ * cache record. *done says whether it did; if not, the caller caches it.
+ */
+static int bio_write_through(struct kshim_bdev *kb, struct bio *bio,
+			     int *done)
+{
+	struct kshim_disk_seg seg[KSHIM_DISK_MAX_SEGS];
+	struct bvec_iter iter;
+	struct bio_vec bv;
+	int n = 0;
+
+	*done = 0;
+	bio_for_each_segment(bv, bio, iter) {
+		/* Slab memory has no page behind it: bio_do_data() says so. */
+		if (n == KSHIM_DISK_MAX_SEGS ||
+		    bv.bv_page == kshim_foreign_page(NULL))
+			return 0;
+		/* No highmem in kshim: a page's address stays valid. */
+		seg[n].base = bvec_virt(&bv);
+		seg[n++].len = bv.bv_len;
+	}
+	return kshim_host_disk_write_through(kb->disk,
+			(u64)bio->bi_iter.bi_sector << SECTOR_SHIFT, seg, n,
+			bio->bi_iter.bi_size, !!(bio->bi_opf & REQ_FUA), done);
+}
+
 /* Perform one I/O on the image; the bio's status. */
 static blk_status_t kshim_blk_serve(struct kshim_bdev *kb,
 				    struct kshim_blk_req *rq)
 {
 	struct bio *bio = rq->bio;
 	void *bounce = NULL;
-	int err = 0;
+	int err = 0, done;
 
 	if (rq->status != BLK_STS_OK)
 		return rq->status;		/* injected */
@@ -144,6 +173,9 @@ static blk_status_t kshim_blk_serve(struct kshim_bdev *kb,
 	case REQ_OP_WRITE:
 		if (!bio->bi_iter.bi_size)
 			break;			/* an empty flush */
+		err = bio_write_through(kb, bio, &done);
+		if (done)
+			break;
 		/* The cache record itself: filled once, then owned by it. */
 		bounce = kshim_host_disk_wbuf_alloc(kb->disk,
 						    bio->bi_iter.bi_size);

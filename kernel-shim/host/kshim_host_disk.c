@@ -15,6 +15,14 @@
  * A FUA write first writes back the older cached records it overlaps (a
  * disk may always write back early), so no later flush can bring stale
  * data over it.
+ *
+ * A write that finds the cache full goes straight to the media, as a
+ * drive streams writes past a full cache: like a FUA write, after the
+ * older records it overlaps. A power failure may keep any cached write,
+ * so one kept at once is a state the cache could always leave. The cache
+ * keeps the rest of what it held, so a power failure after a stream
+ * loses older writes and keeps newer ones: no order between writes is
+ * promised before a flush, as by no real drive.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -26,6 +34,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include "kshim/host_disk.h"
@@ -274,6 +283,42 @@ static int pwrite_all(int fd, const void *buf, uint64_t len, uint64_t off)
 	return 0;
 }
 
+/* The kernel side's segments are struct iovec's twins (host_disk.h). */
+_Static_assert(sizeof(struct kshim_disk_seg) == sizeof(struct iovec) &&
+	       offsetof(struct kshim_disk_seg, base) ==
+	       offsetof(struct iovec, iov_base) &&
+	       offsetof(struct kshim_disk_seg, len) ==
+	       offsetof(struct iovec, iov_len), "kshim_disk_seg is an iovec");
+
+static int pwritev_all(int fd, const struct kshim_disk_seg *seg, int nseg,
+		       uint64_t off)
+{
+	struct iovec iov[KSHIM_DISK_MAX_SEGS];
+	int i = 0, n;
+
+	if (nseg > KSHIM_DISK_MAX_SEGS)
+		return -EINVAL;
+	memcpy(iov, seg, nseg * sizeof(*iov));
+	while (i < nseg) {
+		ssize_t done = pwritev(fd, iov + i, nseg - i, off);
+
+		if (done < 0 && errno == EINTR)
+			continue;
+		if (done <= 0)
+			return done < 0 ? -errno : -EIO;
+		off += done;
+		/* A short write: skip what was written, go on from there. */
+		for (n = i; n < nseg && (size_t)done >= iov[n].iov_len; n++)
+			done -= iov[n].iov_len;
+		i = n;
+		if (i < nseg) {
+			iov[i].iov_base = (char *)iov[i].iov_base + done;
+			iov[i].iov_len -= done;
+		}
+	}
+	return 0;
+}
+
 static int pread_all(int fd, void *buf, uint64_t len, uint64_t off)
 {
 	char *p = buf;
@@ -360,6 +405,28 @@ static int writeback_all(struct kshim_disk *d)
 static bool overlaps(const struct rec *r, uint64_t off, uint64_t len)
 {
 	return r->off < off + len && off < r->off + r->len;
+}
+
+/*
+ * Whether any cached record covers a sector of [off, off + len). The
+ * index names the newest record of each cached sector, and an older one
+ * is never cached without it (records are written back oldest first).
+ */
+static bool cache_holds(struct kshim_disk *d, uint64_t off, uint64_t len)
+{
+	struct rec probe = { .off = off, .len = len };
+	uint64_t chunk;
+	uint32_t bits;
+
+	if (!d->nused)
+		return false;
+	for_each_rec_chunk(d, &probe, chunk, bits) {
+		struct slot *sl = index_find(d, chunk);
+
+		if (sl && (sl->mask & bits))
+			return true;
+	}
+	return false;
 }
 
 int kshim_host_disk_open(const char *path, unsigned long long size,
@@ -531,25 +598,67 @@ void kshim_host_disk_wbuf_free(struct kshim_disk *d, void *wbuf)
 	pthread_mutex_unlock(&d->lock);
 }
 
+/* Write back the cached records up to the newest one that overlaps
+ * [off, off + len): they reach the media before a write that bypasses
+ * the cache, so no later flush can bring older data over it. */
+static int writeback_overlapping(struct kshim_disk *d, uint64_t off,
+				 uint64_t len)
+{
+	struct rec *prev = NULL, *o;
+	int err = 0;
+
+	if (!cache_holds(d, off, len))
+		return 0;
+	for (o = d->head; o; o = o->next)
+		if (overlaps(o, off, len))
+			prev = o;
+	while (prev && !err) {
+		bool last = d->head == prev;
+
+		err = writeback_oldest(d);
+		if (last)
+			break;
+	}
+	return err;
+}
+
+int kshim_host_disk_write_through(struct kshim_disk *d,
+				  unsigned long long off,
+				  const struct kshim_disk_seg *seg, int nseg,
+				  unsigned long len, int fua, int *done)
+{
+	int err = 0;
+
+	*done = 0;
+	if (nseg > KSHIM_DISK_MAX_SEGS)
+		return 0;
+	pthread_mutex_lock(&d->lock);
+	/* The write log keeps each write's data whole: through the cache. */
+	if (d->log_fd >= 0)
+		goto out;
+	if (!fua && (!d->cache_limit ||
+		     d->cached_bytes + len <= d->cache_limit))
+		goto out;
+	if (!fua)
+		d->write_throughs++;
+	err = writeback_overlapping(d, off, len);
+	if (!err)
+		err = pwritev_all(d->fd, seg, nseg, off);
+	*done = 1;
+out:
+	pthread_mutex_unlock(&d->lock);
+	return err;
+}
+
 int kshim_host_disk_write_wbuf(struct kshim_disk *d, unsigned long long off,
 			       void *wbuf, unsigned long len, int fua)
 {
-	struct rec *r = wbuf_rec(wbuf), *prev = NULL, *o;
+	struct rec *r = wbuf_rec(wbuf);
 	int err = 0;
 
 	pthread_mutex_lock(&d->lock);
 	if (fua) {
-		/* Older overlapping records reach the media first. */
-		for (o = d->head; o; o = o->next)
-			if (overlaps(o, off, len))
-				prev = o;
-		while (prev && !err) {
-			bool last = d->head == prev;
-
-			err = writeback_oldest(d);
-			if (last)
-				break;
-		}
+		err = writeback_overlapping(d, off, len);
 		if (!err)
 			err = pwrite_all(d->fd, wbuf, len, off);
 		if (!err)
@@ -588,8 +697,14 @@ out:
 int kshim_host_disk_write(struct kshim_disk *d, unsigned long long off,
 			  const void *buf, unsigned long len, int fua)
 {
-	void *wbuf = kshim_host_disk_wbuf_alloc(d, len);
+	struct kshim_disk_seg seg = { .base = buf, .len = len };
+	void *wbuf;
+	int done, err;
 
+	err = kshim_host_disk_write_through(d, off, &seg, 1, len, fua, &done);
+	if (done)
+		return err;
+	wbuf = kshim_host_disk_wbuf_alloc(d, len);
 	if (!wbuf)
 		return -ENOMEM;
 	memcpy(wbuf, buf, len);
@@ -724,6 +839,7 @@ void kshim_host_disk_cache_stats(struct kshim_disk *d,
 	st->cached_writes = d->cached_writes;
 	st->cached_bytes = d->cached_bytes;
 	st->pressure_writebacks = d->pressure_writebacks;
+	st->write_throughs = d->write_throughs;
 	pthread_mutex_unlock(&d->lock);
 }
 

@@ -389,6 +389,59 @@ static void test_write_without_flush_is_lost(void)
 	drop_dev(kb);
 }
 
+/*
+ * A write that finds the cache full goes to the media at once, without
+ * a copy, as a drive streams past its cache; first, as for FUA, the
+ * cached writes up to the last it overlaps. A power cut then keeps what
+ * went through and loses what is still cached, older writes included.
+ */
+static void test_write_past_a_full_cache_goes_to_the_media(void)
+{
+	struct kshim_bdev_config cfg = {
+		.path = img, .sector_size = 512, .cache_bytes = 4 * 4096,
+		.complete_inline = inline_mode,
+	};
+	struct kshim_disk_cache_stats st;
+	struct kshim_bdev *kb;
+	struct block_device *bdev;
+	int b;
+
+	KSHIM_ASSERT_EQ_FATAL(kshim_host_image_create(img, sizeof(img),
+						      IMG_SIZE, 1), 0);
+	kb = kshim_bdev_open(&cfg);
+	KSHIM_ASSERT_FATAL(!IS_ERR(kb));
+	bdev = kshim_bdev_bdev(kb);
+	for (b = 0; b < 4; b++)
+		KSHIM_ASSERT_EQ(write_tag(bdev, b * 4096, 4096, 1 + b, 0), 0);
+	KSHIM_ASSERT(image_zero(0, 4 * 4096));
+	/* Full: through, one bio of three pages starting mid-page. */
+	KSHIM_ASSERT_EQ(page_io(bdev, REQ_OP_WRITE, 40960, 3 * 4096, 1536, 5,
+				NULL), 0);
+	KSHIM_ASSERT(image_holds(40960, 3 * 4096, 5));
+	/* Over the second cached block: the first two written back, in
+	 * order, then this one; the last two stay cached. */
+	KSHIM_ASSERT_EQ(write_tag(bdev, 4096, 4096, 6, 0), 0);
+	KSHIM_ASSERT(image_holds(0, 4096, 1));
+	KSHIM_ASSERT(image_holds(4096, 4096, 6));
+	KSHIM_ASSERT(image_zero(8192, 2 * 4096));
+	KSHIM_ASSERT(reads_as(bdev, 8192, 4096, 3));
+	kshim_host_disk_cache_stats(kshim_bdev_disk(kb), &st);
+	KSHIM_ASSERT_EQ(st.write_throughs, 2);
+	KSHIM_ASSERT_EQ(st.pressure_writebacks, 0);
+	KSHIM_ASSERT_EQ(st.cached_bytes, 2 * 4096);
+	/* Room again: cached. */
+	KSHIM_ASSERT_EQ(write_tag(bdev, 16384, 4096, 7, 0), 0);
+	KSHIM_ASSERT(image_zero(16384, 4096));
+
+	kb = crash_reboot(kb, KSHIM_CRASH_DROP_ALL, NULL);
+	bdev = kshim_bdev_bdev(kb);
+	KSHIM_ASSERT(reads_as(bdev, 40960, 3 * 4096, 5));
+	KSHIM_ASSERT(reads_as(bdev, 0, 4096, 1));
+	KSHIM_ASSERT(reads_as(bdev, 4096, 4096, 6));
+	KSHIM_ASSERT(image_zero(8192, 3 * 4096));
+	drop_dev(kb);
+}
+
 static void test_fua_write_survives(void)
 {
 	struct kshim_bdev *kb = new_dev(512);
@@ -1070,6 +1123,7 @@ static const struct kshim_test input_tests[] = {
 static const struct kshim_test durability_tests[] = {
 	KSHIM_TEST(test_write_without_flush_is_lost),
 	KSHIM_TEST(test_fua_write_survives),
+	KSHIM_TEST(test_write_past_a_full_cache_goes_to_the_media),
 	KSHIM_TEST(test_flush_covers_earlier_writes_only),
 	KSHIM_TEST(test_keep_random_keeps_only_completed_writes),
 	KSHIM_TEST(test_tear_leaves_a_prefix),

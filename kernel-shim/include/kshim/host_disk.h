@@ -34,8 +34,9 @@ struct kshim_crash_result {
 
 /*
  * Open path as a device of size bytes (0: the file's size) and logical
- * sector size (512 or 4096). cache_bytes bounds the write cache: past
- * it, the oldest cached writes are written back, as a disk would. On
+ * sector size (512 or 4096). cache_bytes bounds the write cache: a write
+ * that finds it full goes to the media at once, after the older cached
+ * writes it overlaps, as a disk streams past a full cache. On
  * error, msg (msglen bytes) says why in one line.
  */
 int kshim_host_disk_open(const char *path, unsigned long long size,
@@ -62,6 +63,23 @@ void *kshim_host_disk_wbuf_alloc(struct kshim_disk *d, unsigned long len);
 void kshim_host_disk_wbuf_free(struct kshim_disk *d, void *wbuf);
 int kshim_host_disk_write_wbuf(struct kshim_disk *d, unsigned long long off,
 			       void *wbuf, unsigned long len, int fua);
+/*
+ * A write from segments (struct iovec's layout, so the host side can
+ * hand them to pwritev()), straight to the media when the cache would
+ * not keep it: FUA, or the cache full; in both cases after the older
+ * cached writes it overlaps. *done says whether it was taken; if not,
+ * the caller writes it through the cache (kshim_host_disk_write_wbuf()).
+ * The write log, when on, takes every write through the cache.
+ */
+#define KSHIM_DISK_MAX_SEGS	256	/* BIO_MAX_VECS; more: cached */
+struct kshim_disk_seg {
+	const void *base;
+	unsigned long len;
+};
+int kshim_host_disk_write_through(struct kshim_disk *d,
+				  unsigned long long off,
+				  const struct kshim_disk_seg *seg, int nseg,
+				  unsigned long len, int fua, int *done);
 /* Every write completed so far becomes durable. */
 int kshim_host_disk_flush(struct kshim_disk *d);
 /* Discard is a hint: the data stays readable as it was. Logged only. */
@@ -81,6 +99,7 @@ struct kshim_disk_cache_stats {
 	unsigned long long cached_writes;	/* now */
 	unsigned long long cached_bytes;	/* now */
 	unsigned long long pressure_writebacks;	/* written back: cache full */
+	unsigned long long write_throughs;	/* past a full cache, at once */
 };
 void kshim_host_disk_cache_stats(struct kshim_disk *d,
 				 struct kshim_disk_cache_stats *st);
