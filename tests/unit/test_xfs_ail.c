@@ -526,6 +526,86 @@ static void test_aild_writes_a_large_ail_back_in_few_passes(void)
 	xfs_fixture_remove(&fx);
 }
 
+/* ---- items already being flushed -------------------------------------- */
+
+/* The AIL's items in order: their types, at most max, and their count. */
+static unsigned int ail_types(struct xfs_ail *ailp, unsigned int *types,
+			      unsigned int max)
+{
+	struct xfs_log_item *lip;
+	unsigned int n = 0;
+
+	spin_lock(&ailp->ail_lock);
+	list_for_each_entry(lip, &ailp->ail_head, li_ail)
+		if (n < max)
+			types[n++] = lip->li_type;
+	spin_unlock(&ailp->ail_lock);
+	return n;
+}
+
+#define FLUSHING_BLOCKS	4
+
+/*
+ * Pushing an inode flushes every dirty inode of its cluster buffer
+ * (xfs_iflush_cluster()), which marks their items as being flushed; the
+ * pass then steps over those items (XFS_LI_FLUSHING), and goes on to
+ * what lies behind them in the same pass: an inode cluster under
+ * writeback must not hold up the rest of the AIL. Here two inodes of
+ * one cluster, then scratch blocks, all in one checkpoint: one pass
+ * pushes the first inode and the blocks, never the second inode, whose
+ * change reaches the disk with the first's cluster. In det, where time
+ * is exact, all of it is written back within 20 ms, before the 50 ms
+ * xfsaild waits once its pass is done: a pass that stopped at the
+ * flushing item would leave the blocks for the next one.
+ */
+static void test_aild_steps_over_items_being_flushed(void)
+{
+	struct xfs_fixture fx = { };
+	struct xfs_inode *ip[2];
+	unsigned int types[8], n, i;
+	struct xfs_mount *mp;
+	struct xfs_ail *ailp;
+	struct push_stats st;
+
+	mp = xfs_fixture_mount_new(&fx);
+	ailp = mp->m_ail;
+	KSHIM_ASSERT_EQ_FATAL(xfs_test_create(mp, "a", &ip[0]), 0);
+	KSHIM_ASSERT_EQ_FATAL(xfs_test_create(mp, "b", &ip[1]), 0);
+	KSHIM_ASSERT_EQ_FATAL(ip[0]->i_imap.im_blkno, ip[1]->i_imap.im_blkno);
+	xfs_fixture_quiesce(mp);
+	for (i = 0; i < 2; i++)
+		KSHIM_ASSERT_EQ_FATAL(xfs_test_touch(mp, ip[i]), 0);
+	commit_forced(mp, 0, FLUSHING_BLOCKS, 1, 16);
+	/* Committed in that order, so in the AIL in that order. */
+	n = ail_types(ailp, types, ARRAY_SIZE(types));
+	KSHIM_ASSERT_EQ_FATAL(n, 2 + FLUSHING_BLOCKS);
+	KSHIM_ASSERT_EQ_FATAL(types[0], XFS_LI_INODE);
+	KSHIM_ASSERT_EQ_FATAL(types[1], XFS_LI_INODE);
+	for (i = 2; i < n; i++)
+		KSHIM_ASSERT_EQ_FATAL(types[i], XFS_LI_BUF);
+	KSHIM_ASSERT_EQ_FATAL(ail_max_lsn(ailp), xfs_ail_min_lsn(ailp));
+
+	push_stats(mp, &st);
+	if (det()) {
+		xfs_ail_push_all(ailp);
+		msleep(20);
+	} else {
+		xfs_ail_push_all_sync(ailp);
+	}
+	push_stats_since(mp, &st, "flushing");
+
+	KSHIM_ASSERT_EQ(xfs_fixture_ail_items(ailp), 0);
+	/* The first inode and the blocks; the second went with the first. */
+	KSHIM_ASSERT_EQ(st.success, 1 + FLUSHING_BLOCKS);
+	if (det())
+		KSHIM_ASSERT_EQ(st.passes, 1);
+	expect_on_disk(mp, 0, FLUSHING_BLOCKS, 1, 1);
+	for (i = 0; i < 2; i++)
+		xfs_irele(ip[i]);
+	xfs_fixture_unmount(&fx);
+	xfs_fixture_remove(&fx);
+}
+
 /* ---- failed writes ---------------------------------------------------- */
 
 /*
@@ -614,6 +694,7 @@ static const struct kshim_test ail_tests[] = {
 	KSHIM_TEST(test_aild_backs_off_from_many_stuck_items),
 	KSHIM_TEST(test_aild_waits_longer_when_stuck_at_its_target),
 	KSHIM_TEST(test_aild_writes_a_large_ail_back_in_few_passes),
+	KSHIM_TEST(test_aild_steps_over_items_being_flushed),
 	KSHIM_TEST(test_aild_resubmits_a_failed_inode_buffer),
 	{ }
 };
