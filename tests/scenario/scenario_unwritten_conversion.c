@@ -40,6 +40,19 @@
  *    others wait before xfs_iomap_write_unwritten()), the post's
  *    suggested cure ("bound the maximum concurrency of workqueue based
  *    DIO IO completion"), push on time.
+ * A conversion into a shared file logs a few dozen new bytes (two bmap
+ * records; its inode is already in the CIL), so in those runs the CIL
+ * peaks at about 72 KB, a twentieth of its hard limit, and the throttle
+ * is never reached. One more run, "push late, a file per write" (N =
+ * 1024 only), takes it there: 12288 files, one write each, so that every
+ * conversion logs an inode the CIL does not hold yet (about 180 bytes),
+ * as the post's 4 GiB files dirtied ever more bmap btree blocks over
+ * minutes; on the smallest log mkfs.xfs makes at all (857 blocks,
+ * without reflink), whose hard limit is about 860 KB. The CIL cannot
+ * pass half of that log even unthrottled: each conversion's tr_write
+ * reservation is large against it, and the reserve head stops the
+ * committers at about a third of the log. What the throttle does is
+ * visible, though: the committers wait at the hard limit.
  * tests/support/xfs_log_load.c runs the tasks and samples the log's
  * invariants throughout, as for scenario_log_concurrency.
  *
@@ -64,23 +77,23 @@
  *     every write returned its length;
  *  4. the log is recoverable: after a power failure at the end (an
  *     unwaited log force, cached writes dropped), the remount's recovery
- *     succeeds and xfs_repair -n finds nothing (xfs_fixture_remove()).
- * xfs/patches/0001-xfs-no-cil-hard-throttle.patch removes the throttle,
- * and this scenario DOES NOT CATCH IT: a conversion logs a few dozen new
- * bytes (two bmap records; its inode is already in the CIL), so with the
- * push held back for a whole run the CIL peaks at about 72 KB, a
- * twentieth of its hard limit, and the throttle never engages. Criterion
- * 1 is kept because it is what must hold; scenario_log_concurrency,
- * whose commits log 1000 new bytes each, is the one that fails with the
- * patch (docs/scenarios.md).
+ *     succeeds and xfs_repair -n finds nothing (xfs_fixture_remove());
+ *  5. with the push late, a CIL that reached its hard limit made
+ *     committers wait there: the hard throttle engaged.
+ * xfs/patches/0001-xfs-no-cil-hard-throttle.patch removes the throttle:
+ * the file-per-write run then fails criterion 5 (the CIL peaks at about
+ * 130% of its hard limit, 0 committers waited; with 6.12, about 105%
+ * and some 1020 waited), in both backends. scenario_log_concurrency,
+ * whose commits log 1000 new bytes each, fails criterion 1 with it.
  *
  * Size: TOTAL_WRITES (2048) conversions per run by default, so that the
  * default ./kshim test stays within its 120 s budget (at N = 1024 that
  * is two writes per task); KSHIM_CONVERSIONS=n runs n per run instead
- * (16384: the full size, docs/measurements.md). KSHIM_CONVERSION_N=n
- * and KSHIM_CONVERSION_REGIME=unbounded|push_late|bounded run only
- * those runs (the table says which were skipped; the JSON leaves them
- * out).
+ * (16384: the full size, docs/measurements.md); the file-per-write run
+ * always makes FILES_WRITES. KSHIM_CONVERSION_N=n and
+ * KSHIM_CONVERSION_REGIME=unbounded|push_late|bounded|push_late_files
+ * run only those runs (the table says which were skipped; the JSON
+ * leaves them out; push_late_files is the file-per-write run).
  *
  * Output: a table on stdout, JSON to $KSHIM_SCENARIO_OUT/
  * unwritten_conversion.json (default: the current directory), which
@@ -113,13 +126,17 @@
 #define HOLD_NS		(250 * NSEC_PER_MSEC)
 #define BOUND		8		/* conversions at once, "bounded" */
 #define FILE_WRITERS	16		/* tasks per file: fio's iodepth */
+#define FILES_N		1024		/* "push late, a file per write" */
+#define FILES_WRITES	12288		/* its writes, one per file */
 
 static const unsigned int concurrency[] = { 8, 64, 256, 1024 };
 
-enum regime { UNBOUNDED, PUSH_LATE, BOUNDED, NR_REGIMES };
+/* The three regimes run at every N; PUSH_LATE_FILES at FILES_N only. */
+enum regime { UNBOUNDED, PUSH_LATE, BOUNDED, NR_REGIMES,
+	      PUSH_LATE_FILES = NR_REGIMES };
 static const char *const regime_names[] = {
 	[UNBOUNDED] = "unbounded", [PUSH_LATE] = "push late",
-	[BOUNDED] = "bounded",
+	[BOUNDED] = "bounded", [PUSH_LATE_FILES] = "late,files",
 };
 static bool in_concurrency(unsigned int n)
 {
@@ -133,7 +150,7 @@ static bool in_concurrency(unsigned int n)
 
 static const char *const regime_keys[] = {
 	[UNBOUNDED] = "unbounded", [PUSH_LATE] = "push_late",
-	[BOUNDED] = "bounded",
+	[BOUNDED] = "bounded", [PUSH_LATE_FILES] = "push_late_files",
 };
 
 struct run {
@@ -148,7 +165,7 @@ struct run {
 	bool skipped;		/* KSHIM_CONVERSION_N, _REGIME */
 };
 
-static struct run runs[NR_REGIMES * ARRAY_SIZE(concurrency)];
+static struct run runs[NR_REGIMES * ARRAY_SIZE(concurrency) + 1];
 static u64 total_writes = TOTAL_WRITES;
 
 /*
@@ -222,7 +239,8 @@ int __wrap_xfs_iomap_write_unwritten(struct xfs_inode *ip, xfs_off_t offset,
 }
 
 struct files {
-	struct file **f;		/* a task's file: f[id / FILE_WRITERS] */
+	struct file **f;		/* a task's file: f[id / FILE_WRITERS];
+					   PUSH_LATE_FILES: f[id + k * N] */
 	unsigned int nr;
 	loff_t region;			/* bytes fallocate()d per file */
 	struct run *r;
@@ -242,11 +260,27 @@ static int writer(struct log_load *ll, unsigned int id)
 	u64 nblocks = fs->region / IO_SIZE / share, k, state;
 	u32 *perm = kvmalloc_array(nblocks, sizeof(*perm), GFP_KERNEL);
 	u8 *buf = fs->bufs[id];
-	ssize_t n;
+	ssize_t n = 0;
 
 	if (!perm)
 		return -ENOMEM;
 	state = kshim_seed() * 0x9E3779B97F4A7C15ull + id + 1;
+	/* A file per write: one of its blocks, the other left unwritten. */
+	if (fs->r->regime == PUSH_LATE_FILES) {
+		for (k = 0; k < fs->r->writes_per_task; k++) {
+			memset(buf, (u8)(id + k), IO_SIZE);
+			n = kshim_vfs_pwrite(fs->f[id + k * fs->r->n], buf,
+					     IO_SIZE, (kshim_random(&state) %
+						       SPREAD) * IO_SIZE, 0);
+			if (n != IO_SIZE) {
+				atomic64_inc(&fs->short_writes);
+				if (n < 0)
+					break;
+			}
+		}
+		kvfree(perm);
+		return n < 0 ? n : 0;
+	}
 	for (k = 0; k < nblocks; k++)
 		perm[k] = k;
 	for (k = 0; k < fs->r->writes_per_task; k++) {
@@ -269,6 +303,18 @@ static int writer(struct log_load *ll, unsigned int id)
 	return 0;
 }
 
+/*
+ * Criterion 5: with the push late, a CIL that reached its hard limit
+ * made committers wait there (XLOG_CIL_BLOCKING_SPACE_LIMIT's throttle
+ * engaged). The push is held 250 ms past that point, so a waiting
+ * committer is in the checker's samples.
+ */
+static bool throttled_at_limit(const struct log_load *ll)
+{
+	return !ll->hold_push_ns || ll->cil_max_bytes < ll->cil_hard_limit ||
+	       ll->throttled_max > 0;
+}
+
 static u64 per_s(u64 n, u64 ns)
 {
 	return ns ? div64_u64(n * NSEC_PER_SEC, ns) : 0;
@@ -276,23 +322,31 @@ static u64 per_s(u64 n, u64 ns)
 
 static void one_run(struct run *r)
 {
+	bool files_each = r->regime == PUSH_LATE_FILES;
 	struct xfs_fixture fx = {
 		.size = IMG_SIZE,
-		.mkfs_opts = "-l size=1368b",
+		/* The smallest log mkfs.xfs makes: without reflink its
+		 * transactions, and so its minimum, are smaller. */
+		.mkfs_opts = files_each ? "-m reflink=0 -l size=857b" :
+					  "-l size=1368b",
 		.dev = &dev_ssd,
 	};
-	unsigned int share = min(FILE_WRITERS, r->n);
-	struct files fs = { .r = r, .nr = DIV_ROUND_UP(r->n, FILE_WRITERS) };
+	unsigned int share = files_each ? 1 : min(FILE_WRITERS, r->n);
+	struct files fs = { .r = r, .nr = files_each ? FILES_WRITES :
+					 DIV_ROUND_UP(r->n, FILE_WRITERS) };
 	struct xfs_mount *mp = xfs_fixture_mount_new(&fx);
 	struct dentry *root = kshim_vfs_root(kshim_xfs_sb(fx.x));
 	unsigned int i;
 	char name[32];
 	int err;
 
-	r->writes_per_task = max_t(u64, 1, total_writes / r->n);
+	r->writes_per_task = files_each ? FILES_WRITES / r->n :
+				max_t(u64, 1, total_writes / r->n);
 	/* Every other block written, at random: the extent list as long
-	 * as writes can make it, the bmap btree as many leaves. */
-	fs.region = r->writes_per_task * share * SPREAD * IO_SIZE;
+	 * as writes can make it, the bmap btree as many leaves. A file per
+	 * write: two blocks, one written. */
+	fs.region = files_each ? SPREAD * IO_SIZE :
+		    r->writes_per_task * share * SPREAD * IO_SIZE;
 	KSHIM_ASSERT_FATAL(fs.region * fs.nr <= IMG_SIZE * 3 / 4);
 	fs.f = kcalloc(fs.nr, sizeof(*fs.f), GFP_KERNEL | __GFP_NOFAIL);
 	fs.bufs = kcalloc(r->n, sizeof(*fs.bufs), GFP_KERNEL | __GFP_NOFAIL);
@@ -312,7 +366,8 @@ static void one_run(struct run *r)
 	r->ll = (struct log_load){
 		.mp = mp,
 		.nr_tasks = r->n,
-		.hold_push_ns = r->regime == PUSH_LATE ? HOLD_NS : 0,
+		.hold_push_ns = r->regime == PUSH_LATE || files_each ?
+				HOLD_NS : 0,
 		.task_fn = writer,
 		.priv = &fs,
 	};
@@ -354,7 +409,8 @@ static void one_run(struct run *r)
 
 	r->pass = r->ll.violations == r->ll.tail_overwrites &&
 		  r->recovery == 0 && !err && !r->short_writes &&
-		  r->conversions == (u64)r->n * r->writes_per_task;
+		  r->conversions == (u64)r->n * r->writes_per_task &&
+		  throttled_at_limit(&r->ll);
 }
 
 /* The first run that ran: the log's geometry is the same in all. */
@@ -377,7 +433,7 @@ static void print_table(void)
 		   "%lld bytes, CIL hard limit %lld, bounded: %d at once\n",
 		   total_writes, first_run()->ll.logsize,
 		   first_run()->ll.cil_hard_limit, BOUND);
-	kshim_info("%5s %-9s %8s %8s %10s %10s %7s %10s %10s %8s %5s %9s %8s %s\n",
+	kshim_info("%5s %-10s %8s %8s %10s %10s %7s %10s %10s %8s %5s %9s %8s %s\n",
 		   "N", "regime", "conv/s", "real c/s", "wait mean",
 		   "wait max", "slept", "grant cont", "grant wait", "CIL cont",
 		   "ckpts", "CIL max", "recovery", "verdict");
@@ -386,12 +442,12 @@ static void print_table(void)
 		struct log_load *ll = &r->ll;
 
 		if (r->skipped) {
-			kshim_info("%5u %-9s skipped (KSHIM_CONVERSION_N, "
+			kshim_info("%5u %-10s skipped (KSHIM_CONVERSION_N, "
 				   "KSHIM_CONVERSION_REGIME)\n", r->n,
 				   regime_names[r->regime]);
 			continue;
 		}
-		kshim_info("%5u %-9s %8llu %8llu %7llu us %7llu us %7llu "
+		kshim_info("%5u %-10s %8llu %8llu %7llu us %7llu us %7llu "
 			   "%10llu %7llu us %8llu %5llu %6lld KB %8s %s\n",
 			   r->n, regime_names[r->regime],
 			   per_s(r->conversions, ll->elapsed_ns),
@@ -405,6 +461,19 @@ static void print_table(void)
 			   ll->checkpoints, ll->cil_max_bytes / 1024,
 			   r->recovery ? "FAILED" : "ok",
 			   r->pass ? "pass" : "FAIL");
+		if (r->regime == PUSH_LATE_FILES)
+			kshim_info("      a file per write (%u files), on a log "
+				   "of %lld bytes, CIL hard limit %lld: the CIL "
+				   "peaked at %lld%% of it, %llu committers "
+				   "waited there at once\n",
+				   FILES_WRITES, ll->logsize,
+				   ll->cil_hard_limit, ll->cil_hard_limit ?
+				   ll->cil_max_bytes * 100 / ll->cil_hard_limit :
+				   0, ll->throttled_max);
+		if (!throttled_at_limit(ll))
+			kshim_info("      the CIL passed its hard limit with the "
+				   "push late and no committer waited: the hard "
+				   "throttle did not engage\n");
 		if (ll->violations)
 			kshim_info("      first broken invariant: %s\n",
 				   ll->first_violation);
@@ -460,7 +529,8 @@ static void write_json(void)
 		    "\"throttled_max\": %llu, \"grant_overrun_max\": %lld, "
 		    "\"samples\": %llu, \"violations\": %llu, "
 		    "\"tail_overwrites\": %llu, \"first_violation\": \"%s\", "
-		    "\"short_writes\": %llu, \"recovery\": %d, \"pass\": %s, ",
+		    "\"short_writes\": %llu, \"recovery\": %d, \"pass\": %s, "
+		    "\"log_size_bytes\": %lld, \"run_cil_hard_limit_bytes\": %lld, ",
 		    sep, r->n, regime_keys[r->regime],
 		    (u64)r->n * r->writes_per_task, r->conversions,
 		    r->reservations, ll->elapsed_ns, ll->real_ns,
@@ -471,7 +541,8 @@ static void write_json(void)
 		    ll->cil_max_bytes, ll->cil_max_cpus, ll->throttled_max,
 		    ll->grant_overrun_max, ll->samples, ll->violations,
 		    ll->tail_overwrites, ll->first_violation, r->short_writes,
-		    r->recovery, r->pass ? "true" : "false");
+		    r->recovery, r->pass ? "true" : "false", ll->logsize,
+		    ll->cil_hard_limit);
 		log_locks_json(fd, r->locks);
 		scenario_out(fd, "}");
 		sep = ",\n";
@@ -499,12 +570,14 @@ static void test_unwritten_conversion(void)
 		if (!strcmp(regime, regime_keys[i]))
 			break;
 	if (regime && i == ARRAY_SIZE(regime_keys))
-		kshim_fatal("KSHIM_CONVERSION_REGIME=%s: unbounded, push_late or bounded",
+		kshim_fatal("KSHIM_CONVERSION_REGIME=%s: unbounded, push_late, bounded or push_late_files",
 			    regime);
 	init_waitqueue_head(&m.bound_wait);
 	for (i = 0; i < ARRAY_SIZE(runs); i++) {
-		runs[i].n = concurrency[i / NR_REGIMES];
-		runs[i].regime = i % NR_REGIMES;
+		runs[i].n = i < NR_REGIMES * ARRAY_SIZE(concurrency) ?
+			    concurrency[i / NR_REGIMES] : FILES_N;
+		runs[i].regime = i < NR_REGIMES * ARRAY_SIZE(concurrency) ?
+				 i % NR_REGIMES : PUSH_LATE_FILES;
 		if ((only_n && only_n != runs[i].n) ||
 		    (regime && strcmp(regime, regime_keys[runs[i].regime]))) {
 			runs[i].skipped = true;
