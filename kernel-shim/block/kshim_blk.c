@@ -120,10 +120,10 @@ static int bio_do_data(struct kshim_bdev *kb, struct bio *bio, void *bounce)
 }
 
 /*
- * A write the device need not cache (FUA, or the cache full and none of
- * its sectors cached: kshim_host_disk_write_through()) goes from the
- * bio's pages to the image in one pwritev(), without the copy into a
- * cache record. *done says whether it did; if not, the caller caches it.
+ * A write the device does not cache (FUA, or one that finds the cache
+ * full: kshim_host_disk_write_through()) goes from the bio's pages to
+ * the image in one pwritev(), without the copy into a cache record.
+ * *done says whether it did; if not, the caller caches it.
  */
 static int bio_write_through(struct kshim_bdev *kb, struct bio *bio,
 			     int *done)

@@ -9,6 +9,8 @@
  * list of writes not yet durable, so a crash that keeps a subset can be
  * checked: every sector must then hold a version some plausible order of
  * write-back could have left (the durable one or any later cached one).
+ * A write that went past a full cache (the device's write_throughs
+ * count rose) is durable at once, as a FUA write is.
  *
  * Usage: test_host_disk [iterations] [seed]
  */
