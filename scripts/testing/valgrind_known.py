@@ -64,16 +64,34 @@ def site(err):
 	return tuple(out)
 
 
-def all_known(found, origins):
-	"""Every error in FOUND names one of ORIGINS (the allocation or the
-	function --track-origins gives), or, where valgrind could not tell
-	the origin, was seen at the same place as one that names one."""
+def unknown(found, origins):
+	"""The errors in FOUND that are not of ORIGINS' findings: each known
+	one names one of ORIGINS (the allocation or the function
+	--track-origins gives), or, where valgrind could not tell the
+	origin, was seen at the same place as one that names one."""
 	named = [e for e in found if any(o in '\n'.join(e) for o in origins)]
 	sites = {site(e) for e in named}
-	return bool(named) and all(e in named or (site(e) in sites and
-						  not any('was created by' in l
-							  for l in e))
-				   for e in found)
+	return [e for e in found
+		if not (e in named or (site(e) in sites and
+				       not any('was created by' in l
+					       for l in e)))]
+
+
+def all_known(found, origins):
+	"""Every error in FOUND is of ORIGINS' findings (unknown())."""
+	return bool(found) and not unknown(found, origins)
+
+
+# Lines of the first unknown error a failure's line quotes: its title,
+# where it was seen, and where the memory came from, so that a CI log's
+# tail says what it was.
+QUOTE_LINES = 8
+
+
+def quote(err):
+	"""ERR's first QUOTE_LINES lines, addresses dropped, indented."""
+	return ''.join('\n    ' + re.sub(r'0x[0-9A-Fa-f]+: ', '', l)
+		       for l in err[:QUOTE_LINES])
 
 
 def status_and_result(entry, text):
@@ -107,16 +125,19 @@ def classify(entries, known):
 			continue
 		found = errors(text)
 		match = [k for k in known if name in k['tests']]
-		if found and match and all_known(
-				found, [k['every_error_names'] for k in match]):
+		origins = [k['every_error_names'] for k in match]
+		if found and match and all_known(found, origins):
 			ok.append((name, '%d valgrind error(s), all of %s' % (
 				len(found), '; '.join(
 					'%s (%s)' % (k['every_error_names'],
 						     k['finding'])
 					for k in match))))
 		else:
+			rest = unknown(found, origins) if origins else found
 			bad.append((name, '%d valgrind error(s), not all of a '
-				    'known finding' % len(found)))
+				    'known finding%s' % (len(found),
+				    '; the first that is not:' + quote(rest[0])
+				    if rest else '')))
 	return ok, bad
 
 

@@ -97,6 +97,19 @@ class Classify(unittest.TestCase):
 		ok, bad = vk.classify([entry(NAMED + OTHER_ORIGIN)], known)
 		self.assertTrue(ok and not bad)
 
+	def test_a_failure_quotes_the_first_error_not_known(self):
+		ok, bad = vk.classify([entry(NAMED + OTHER_ORIGIN)], KNOWN)
+		self.assertEqual(len(bad), 1)
+		why = bad[0][1]
+		self.assertIn('the first that is not:', why)
+		self.assertIn('xfs_buf_alloc', why)
+		self.assertNotIn('xfs_iroot_realloc', why)
+		self.assertNotIn('0x3', why)
+
+	def test_a_test_not_listed_quotes_its_first_error(self):
+		ok, bad = vk.classify([entry(NAMED, name='test_y')], KNOWN)
+		self.assertIn('Use of uninitialised value', bad[0][1])
+
 	def test_passed_tests_are_not_listed(self):
 		e = dict(entry(''), result='OK', returncode=0)
 		self.assertEqual(vk.classify([e], KNOWN), ([], []))
