@@ -19,4 +19,11 @@
  * relies on it for kuid_t. */
 #include <linux/uidgid.h>
 
+/* linux/audit.h's stubs take pointers to these, which the real one's
+ * headers (linux/signal.h, linux/fcntl.h) declare: named here so that a
+ * parameter's struct is not one of its own (gcc's "declared inside
+ * parameter list" warning, and a type no caller could match). */
+struct sigevent;
+struct open_how;
+
 #endif
