@@ -20,6 +20,7 @@ usage: ./kshim fsstress [--seed N] [--tasks N] [--ops N] [--mix SPEC]
               smallest_log, external_log, or all
   --mix "create=20,unlink=0"   change weights of the default mix
   --mix "only:create=1,lookup=1"   only these operations
+  --mix "nodata:"                  no file data operations (write to dedupe)
   --mix "only:create=1,write=4,read=2,dwrite=1,fsync=1"   mostly data
 """
 import os

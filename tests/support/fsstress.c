@@ -187,6 +187,12 @@ int fsstress_parse_mix(const char *spec, unsigned int weights[FSS_NR_OPS],
 	if (!strncmp(s, "only:", 5)) {
 		memset(weights, 0, sizeof(default_weights));
 		s += 5;
+	} else if (!strncmp(s, "nodata:", 7)) {
+		for (op = FSS_WRITE; op < FSS_NR_OPS; op++)
+			weights[op] = 0;
+		s += 7;
+		if (!*s)
+			goto sum;
 	}
 	while ((item = strsep(&s, ","))) {
 		char *eq = strchr(item, '=');
@@ -208,6 +214,7 @@ int fsstress_parse_mix(const char *spec, unsigned int weights[FSS_NR_OPS],
 		}
 		weights[op] = w;
 	}
+sum:
 	for (op = 0; op < FSS_NR_OPS; op++)
 		total += weights[op];
 	if (!total) {

@@ -108,8 +108,10 @@ struct fsstress_stats {
 struct fsstress;
 
 /* "name=weight,name=weight..." over the default mix (a name not given
- * keeps its default; "only:" before the list sets the others to 0).
- * 0, or -EINVAL with a one-line reason in ERR. */
+ * keeps its default; "only:" before the list sets the others to 0;
+ * "nodata:" sets the file data operations, write to dedupe, to 0: the
+ * namespace, attribute and whole-filesystem mix, to which the list may
+ * give some back). 0, or -EINVAL with a one-line reason in ERR. */
 int fsstress_parse_mix(const char *spec, unsigned int weights[FSS_NR_OPS],
 		       char *err, size_t errlen);
 

@@ -52,14 +52,10 @@ static void known_findings(void)
  * removals stay as frequent), with clones and dedupes for the second.
  */
 #if defined(FSSTRESS_CRASH_FINDING)
-static const char default_mix[] =
-	"write=0,read=0,dsyncwrite=0,dwrite=0,dread=0,fsync=0,fdatasync=0,"
-	"fallocate=0,punch=0,zero=0,collapse=0,insert=0,truncate=0,clone=0,"
-	"dedupe=0";
+static const char default_mix[] = "nodata:";
 #elif defined(FSSTRESS_CRASH_FINDING_IFREE)
-static const char default_mix[] =
-	"write=0,read=0,dsyncwrite=0,dwrite=0,dread=0,fsync=0,fdatasync=0,"
-	"fallocate=0,punch=0,zero=0,collapse=0,insert=0,truncate=0";
+/* The clone and dedupe weights it was found with (the defaults then). */
+static const char default_mix[] = "nodata:clone=2,dedupe=1";
 #else
 static const char default_mix[] = "";
 #endif
