@@ -83,7 +83,7 @@
  * xfs/patches/0001-xfs-no-cil-hard-throttle.patch removes the throttle:
  * the file-per-write run then fails criterion 5 (the CIL peaks at about
  * 130% of its hard limit, 0 committers waited; with 6.12, about 105%
- * and some 1020 waited), in both backends. scenario_log_concurrency,
+ * and over 1000 waited), in both backends. scenario_log_concurrency,
  * whose commits log 1000 new bytes each, fails criterion 1 with it.
  *
  * Size: TOTAL_WRITES (2048) conversions per run by default, so that the
