@@ -252,6 +252,32 @@ struct files {
  * One task: its file's distinct random blocks (a seeded partial
  * Fisher-Yates shuffle), each written once with O_DIRECT.
  */
+/*
+ * One task of the file-per-write run: its files id, id + N, ..., each
+ * written once with O_DIRECT in one of its two blocks, the other left
+ * unwritten.
+ */
+static int file_per_write_writer(struct log_load *ll, unsigned int id)
+{
+	struct files *fs = ll->priv;
+	u64 k, state = kshim_seed() * 0x9E3779B97F4A7C15ull + id + 1;
+	u8 *buf = fs->bufs[id];
+	ssize_t n;
+
+	for (k = 0; k < fs->r->writes_per_task; k++) {
+		memset(buf, (u8)(id + k), IO_SIZE);
+		n = kshim_vfs_pwrite(fs->f[id + k * fs->r->n], buf, IO_SIZE,
+				     (kshim_random(&state) % SPREAD) * IO_SIZE,
+				     0);
+		if (n != IO_SIZE) {
+			atomic64_inc(&fs->short_writes);
+			if (n < 0)
+				return n;
+		}
+	}
+	return 0;
+}
+
 static int writer(struct log_load *ll, unsigned int id)
 {
 	struct files *fs = ll->priv;
@@ -260,27 +286,11 @@ static int writer(struct log_load *ll, unsigned int id)
 	u64 nblocks = fs->region / IO_SIZE / share, k, state;
 	u32 *perm = kvmalloc_array(nblocks, sizeof(*perm), GFP_KERNEL);
 	u8 *buf = fs->bufs[id];
-	ssize_t n = 0;
+	ssize_t n;
 
 	if (!perm)
 		return -ENOMEM;
 	state = kshim_seed() * 0x9E3779B97F4A7C15ull + id + 1;
-	/* A file per write: one of its blocks, the other left unwritten. */
-	if (fs->r->regime == PUSH_LATE_FILES) {
-		for (k = 0; k < fs->r->writes_per_task; k++) {
-			memset(buf, (u8)(id + k), IO_SIZE);
-			n = kshim_vfs_pwrite(fs->f[id + k * fs->r->n], buf,
-					     IO_SIZE, (kshim_random(&state) %
-						       SPREAD) * IO_SIZE, 0);
-			if (n != IO_SIZE) {
-				atomic64_inc(&fs->short_writes);
-				if (n < 0)
-					break;
-			}
-		}
-		kvfree(perm);
-		return n < 0 ? n : 0;
-	}
 	for (k = 0; k < nblocks; k++)
 		perm[k] = k;
 	for (k = 0; k < fs->r->writes_per_task; k++) {
@@ -368,7 +378,7 @@ static void one_run(struct run *r)
 		.nr_tasks = r->n,
 		.hold_push_ns = r->regime == PUSH_LATE || files_each ?
 				HOLD_NS : 0,
-		.task_fn = writer,
+		.task_fn = files_each ? file_per_write_writer : writer,
 		.priv = &fs,
 	};
 	atomic64_set(&m.conversions, 0);
