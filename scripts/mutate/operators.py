@@ -266,10 +266,17 @@ def constants(b):
 		m = re.match(r'(0[xX][0-9a-fA-F]+|\d+)([uUlL]*)$', t.text)
 		if not m:
 			continue
-		v = int(m.group(1), 0)
+		digits = m.group(1)
+		if digits.lower().startswith('0x'):
+			v, fmt = int(digits, 16), hex
+		elif len(digits) > 1 and digits[0] == '0':
+			# C's octal (a mode, 0644), which Python's int(, 0)
+			# refuses; written back in octal.
+			v, fmt = int(digits, 8), lambda n: '0%o' % n
+		else:
+			v, fmt = int(digits), str
 		nv = 1 if v == 0 else v + 1
-		rep = (hex(nv) if m.group(1).lower().startswith('0x')
-		       else str(nv)) + m.group(2)
+		rep = fmt(nv) + m.group(2)
 		yield ('const', '%s -> %s' % (t.text, rep),
 		       [(t.start, t.end, rep)], t.start)
 

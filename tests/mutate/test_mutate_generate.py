@@ -92,6 +92,17 @@ class Generate(unittest.TestCase):
 		# The last statement's return is not an early one.
 		self.assertNotIn((24, 'drop-jump', 'return removed'), got)
 
+	def test_constants_keep_their_base(self):
+		# mm/vmscan.c's sysctl table has a mode, 0644: C's octal,
+		# which Python's int(x, 0) refuses.
+		src = ('int f(int a)\n{\n'
+		       '\treturn a + 0644 + 0x1f + 9 + 0;\n}\n')
+		ms = generate.mutants('lib/c.c', src)[0]
+		self.assertEqual(sorted(m.description for m in ms
+					if m.operator == 'const'),
+				 ['0 -> 1', '0644 -> 0645', '0x1f -> 0x20',
+				  '9 -> 10'])
+
 	def test_a_tracepoint_is_not_a_call_to_drop(self):
 		src = ('void f(struct log *l)\n{\n'
 		       '\ttrace_xfs_log_force(l, 0);\n'
