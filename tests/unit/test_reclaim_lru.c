@@ -13,7 +13,13 @@
  *    pageout(); a dirty folio is marked for immediate reclaim instead;
  *  - a folio under writeback is not freed;
  *  - a task throttled on writeback (reclaim_throttle()) is woken when
- *    enough writeback completes, before its timeout.
+ *    enough writeback completes, before its timeout;
+ *  - each throttle reason sleeps its own time, and kernel threads
+ *    (workqueue workers) are never throttled: reclaim may need them;
+ *  - reclaim wakes the flushers only when every folio it took was dirty
+ *    and not yet queued for writeback;
+ *  - reclaimed folios leave shadow entries (refault detection), folios
+ *    an invalidation drops leave none.
  */
 #include <linux/kernel.h>
 #include <linux/fs.h>
@@ -25,6 +31,7 @@
 #include <linux/slab.h>
 #include <linux/list.h>
 #include <linux/delay.h>
+#include <linux/workqueue.h>
 #include <linux/sched.h>
 #include <linux/vmstat.h>
 #include <kshim/ktest.h>
@@ -51,6 +58,16 @@ static char img[128];
 static struct kshim_bdev *kb;
 static struct super_block *sb;
 static atomic_t direct_writes, kswapd_writes;
+/* wakeup_flusher_threads(WB_REASON_VMSCAN) calls (the link wraps it). */
+static atomic_t vmscan_flusher_wakeups;
+
+void __real_wakeup_flusher_threads(enum wb_reason reason);
+void __wrap_wakeup_flusher_threads(enum wb_reason reason)
+{
+	if (reason == WB_REASON_VMSCAN)
+		atomic_inc(&vmscan_flusher_wakeups);
+	__real_wakeup_flusher_threads(reason);
+}
 
 static void setup(void)
 {
@@ -68,6 +85,7 @@ static void setup(void)
 	KSHIM_ASSERT_EQ_FATAL(bdi_set_min_ratio(sb->s_bdi, 99), 0);
 	atomic_set(&direct_writes, 0);
 	atomic_set(&kswapd_writes, 0);
+	atomic_set(&vmscan_flusher_wakeups, 0);
 }
 
 static void teardown(void)
@@ -174,6 +192,8 @@ static void test_direct_reclaim_frees_clean_file_folios(void)
 	KSHIM_ASSERT(inode->i_mapping->nrpages <= FILE_PAGES - SWAP_CLUSTER_MAX);
 	KSHIM_ASSERT_EQ(node_stat(NR_VMSCAN_WRITE), written0);
 	KSHIM_ASSERT_EQ(st.below_min_after_reclaim, 0);
+	/* Nothing dirty was met: no reason to wake the flushers. */
+	KSHIM_ASSERT_EQ(atomic_read(&vmscan_flusher_wakeups), 0);
 	kshim_wbfs_release(inode);
 	teardown();
 }
@@ -225,6 +245,9 @@ static void test_direct_reclaim_never_writes_a_dirty_folio(void)
 	KSHIM_ASSERT_EQ(atomic_read(&direct_writes), 0);
 	KSHIM_ASSERT_EQ(node_stat(NR_VMSCAN_WRITE) - written0,
 			atomic_read(&kswapd_writes));
+	/* Every folio it took was dirty and unqueued: it woke the flushers
+	 * (shrink_inactive_list()), the one thing it can do about them. */
+	KSHIM_ASSERT(atomic_read(&vmscan_flusher_wakeups) >= 1);
 	kshim_wbfs_release(inode);
 	teardown();
 }
@@ -330,11 +353,148 @@ static void test_writeback_wakes_a_task_throttled_on_it(void)
 	teardown();
 }
 
+/* Every mm_vmscan_throttled event: a reclaim_throttle() that slept. */
+static atomic_t nr_throttle_events;
+static int event_reason, event_timeout_us, event_delayed_us;
+
+static void on_any_throttled(int nid, int usec_timeout, int usec_delayed,
+			     int reason)
+{
+	WRITE_ONCE(event_reason, reason);
+	WRITE_ONCE(event_timeout_us, usec_timeout);
+	WRITE_ONCE(event_delayed_us, usec_delayed);
+	atomic_inc(&nr_throttle_events);
+}
+
+static void throttle_on(void *reason)
+{
+	reclaim_throttle(NODE_DATA(0), (enum vmscan_throttle_state)(long)reason);
+}
+
+/*
+ * reclaim_throttle(REASON) in a task of its own (a plain task, as a
+ * direct reclaimer is), nobody waking it: the timeout it slept in µs,
+ * or -1 if it returned without sleeping.
+ */
+static int throttle_timeout_us(enum vmscan_throttle_state reason)
+{
+	int before = atomic_read(&nr_throttle_events);
+
+	kshim_task_join(kshim_task_run(throttle_on, (void *)(long)reason,
+				       "throttled", -1));
+	if (atomic_read(&nr_throttle_events) == before)
+		return -1;
+	KSHIM_ASSERT_EQ(event_reason, reason);
+	/* Nobody wakes it: it sleeps the whole timeout (virtual time). */
+	if (kshim_sched->virtual_time)
+		KSHIM_ASSERT_EQ(event_delayed_us, event_timeout_us);
+	return event_timeout_us;
+}
+
+static void throttle_in_a_worker(struct work_struct *work)
+{
+	reclaim_throttle(NODE_DATA(0), VMSCAN_THROTTLE_ISOLATED);
+}
+
+/*
+ * The throttle's contract (mm: vmscan: throttle reclaim until some
+ * writeback completes, 2021): too many isolating reclaimers wait HZ/50;
+ * no progress and congestion wait a jiffy, and only while dirty and
+ * writeback folios are more than half of what could be reclaimed
+ * (otherwise waiting would not help: skip_throttle_noprogress()); a
+ * kernel thread other than kswapd is never throttled, since reclaim may
+ * need it to make progress (a journal's workqueue). The writeback
+ * reason's HZ/10 is test_writeback_wakes_a_task_throttled_on_it's.
+ */
+static void test_each_throttle_reason_sleeps_its_own_time(void)
+{
+	struct work_struct work;
+	struct inode *inode;
+	int before;
+
+	setup();
+	INIT_WORK(&work, throttle_in_a_worker);
+	kshim_trace.mm_vmscan_throttled = on_any_throttled;
+	KSHIM_ASSERT_EQ(throttle_timeout_us(VMSCAN_THROTTLE_ISOLATED),
+			jiffies_to_usecs(HZ / 50));
+	/* Nothing dirty: no wait for no progress or congestion. */
+	KSHIM_ASSERT_EQ(throttle_timeout_us(VMSCAN_THROTTLE_NOPROGRESS), -1);
+	KSHIM_ASSERT_EQ(throttle_timeout_us(VMSCAN_THROTTLE_CONGESTED), -1);
+	/* Everything reclaimable dirty (no periodic writeback to clean it,
+	 * far below the background threshold): they wait a jiffy. */
+	KSHIM_ASSERT_EQ_FATAL(kshim_sysctl_write("vm/dirty_writeback_centisecs", "0"), 0);
+	inode = new_file(false, false);
+	KSHIM_ASSERT_EQ(throttle_timeout_us(VMSCAN_THROTTLE_NOPROGRESS),
+			jiffies_to_usecs(1));
+	KSHIM_ASSERT_EQ(throttle_timeout_us(VMSCAN_THROTTLE_CONGESTED),
+			jiffies_to_usecs(1));
+	/* A workqueue worker returns at once, however short the wait. */
+	before = atomic_read(&nr_throttle_events);
+	queue_work(system_unbound_wq, &work);
+	flush_work(&work);
+	KSHIM_ASSERT_EQ(atomic_read(&nr_throttle_events), before);
+	kshim_trace.mm_vmscan_throttled = NULL;
+	KSHIM_ASSERT_EQ(kshim_sysctl_write("vm/dirty_writeback_centisecs", "500"), 0);
+	kshim_wbfs_release(inode);
+	teardown();
+}
+
+/* ==== Shadow entries ====================================================== */
+
+/* The file's page-cache slots that hold a shadow (an evicted folio's
+ * workingset record) instead of a folio. */
+static unsigned long count_shadows(struct inode *inode)
+{
+	XA_STATE(xas, &inode->i_mapping->i_pages, 0);
+	unsigned long n = 0;
+	void *entry;
+
+	rcu_read_lock();
+	xas_for_each(&xas, entry, ULONG_MAX) {
+		if (xas_retry(&xas, entry))
+			continue;
+		if (xa_is_value(entry))
+			n++;
+	}
+	rcu_read_unlock();
+	return n;
+}
+
+/*
+ * __remove_mapping(): a folio reclaim frees leaves a shadow entry in its
+ * slot, which a refault reads to tell a thrashing working set
+ * (workingset_refault()); a folio an invalidation drops was not
+ * reclaimed, and leaves nothing (a later read of it is no refault).
+ */
+static void test_reclaim_leaves_shadows_and_invalidation_does_not(void)
+{
+	struct inode *inode;
+	unsigned long freed;
+
+	setup();
+	inode = new_file(false, true);
+	KSHIM_ASSERT_EQ(invalidate_mapping_pages(inode->i_mapping, 0,
+						 FILE_PAGES / 2 - 1),
+			FILE_PAGES / 2);
+	KSHIM_ASSERT_EQ(inode->i_mapping->nrpages, FILE_PAGES / 2);
+	KSHIM_ASSERT_EQ(count_shadows(inode), 0);
+	start_reclaim();
+	kfree(kmalloc(2 * CHUNK, GFP_DIRECT_ONLY));
+	stop_reclaim();
+	freed = FILE_PAGES / 2 - inode->i_mapping->nrpages;
+	KSHIM_ASSERT(freed >= SWAP_CLUSTER_MAX);
+	KSHIM_ASSERT_EQ(count_shadows(inode), freed);
+	kshim_wbfs_release(inode);
+	teardown();
+}
+
 static const struct kshim_test reclaim_lru_tests[] = {
 	KSHIM_TEST(test_direct_reclaim_frees_clean_file_folios),
 	KSHIM_TEST(test_direct_reclaim_never_writes_a_dirty_folio),
 	KSHIM_TEST(test_folio_under_writeback_is_not_freed),
 	KSHIM_TEST(test_writeback_wakes_a_task_throttled_on_it),
+	KSHIM_TEST(test_each_throttle_reason_sleeps_its_own_time),
+	KSHIM_TEST(test_reclaim_leaves_shadows_and_invalidation_does_not),
 	{ }
 };
 
