@@ -69,9 +69,13 @@ void __wrap_wakeup_flusher_threads(enum wb_reason reason)
 	__real_wakeup_flusher_threads(reason);
 }
 
-static void setup(void)
+/* INLINE: a device that completes each write before submit_bio()
+ * returns, as a RAM disk does (complete_inline). */
+static void setup_device(bool inline_completion)
 {
-	struct kshim_bdev_config cfg = { .path = img };
+	struct kshim_bdev_config cfg = {
+		.path = img, .complete_inline = inline_completion,
+	};
 
 	KSHIM_ASSERT_EQ_FATAL(kshim_sysctl_write("vm/dirty_background_ratio", "10"), 0);
 	KSHIM_ASSERT_EQ_FATAL(kshim_sysctl_write("vm/dirty_ratio", "20"), 0);
@@ -86,6 +90,11 @@ static void setup(void)
 	atomic_set(&direct_writes, 0);
 	atomic_set(&kswapd_writes, 0);
 	atomic_set(&vmscan_flusher_wakeups, 0);
+}
+
+static void setup(void)
+{
+	setup_device(false);
 }
 
 static void teardown(void)
@@ -439,6 +448,63 @@ static void test_each_throttle_reason_sleeps_its_own_time(void)
 	teardown();
 }
 
+/* ==== kswapd's own writes ================================================= */
+
+static atomic_t kswapd_sleeps;
+
+static void on_kswapd_sleep(int nid)
+{
+	atomic_inc(&kswapd_sleeps);
+}
+
+/*
+ * kswapd writes dirty file folios itself only as the last resort: when
+ * every file folio a pass took was dirty and not yet queued for
+ * writeback (PGDAT_DIRTY: the flushers are not keeping up), on meeting
+ * one a second time, already marked for immediate reclaim. On a device
+ * that completes the write before pageout() returns (a RAM disk), the
+ * folio is clean at once and kswapd frees it in the same pass. The
+ * flushers are held off, so only kswapd can clean anything here, and
+ * it must to get the node back above its high watermark.
+ */
+static void test_kswapd_writes_when_all_it_meets_is_dirty(void)
+{
+	struct kshim_vmscan_stats st;
+	struct inode *inode;
+	int waited;
+
+	setup_device(true);
+	inode = new_file(true, false);
+	KSHIM_ASSERT_EQ_FATAL(kshim_sysctl_write("vm/dirty_writeback_centisecs", "0"), 0);
+	set_bit(WB_start_all, &sb->s_bdi->wb.state);
+	atomic_set(&kswapd_sleeps, 0);
+	kshim_trace.mm_vmscan_kswapd_sleep = on_kswapd_sleep;
+	start_reclaim();
+	/* Below low, no direct reclaim allowed: kswapd's job alone. */
+	kfree(kmalloc(2 * CHUNK, GFP_NOWAIT));
+	for (waited = 0; waited < 5000 && !atomic_read(&kswapd_sleeps);
+	     waited++)
+		msleep(1);
+	kshim_vmscan_get_stats(&st);
+	stop_reclaim();
+	kshim_trace.mm_vmscan_kswapd_sleep = NULL;
+	clear_bit(WB_start_all, &sb->s_bdi->wb.state);
+	KSHIM_ASSERT_EQ(kshim_sysctl_write("vm/dirty_writeback_centisecs", "500"), 0);
+	KSHIM_ASSERT(atomic_read(&kswapd_sleeps) >= 1);
+	KSHIM_ASSERT_EQ(st.allocstall, 0);
+	KSHIM_ASSERT_EQ(atomic_read(&direct_writes), 0);
+	KSHIM_ASSERT(atomic_read(&kswapd_writes) > 0);
+	kshim_info("kswapd wrote %d folios, freed %lu, %lu left\n",
+		   atomic_read(&kswapd_writes), (unsigned long)st.kswapd_lru_freed,
+		   inode->i_mapping->nrpages);
+	/* What it wrote was clean on return, and freed with the rest. */
+	KSHIM_ASSERT(st.kswapd_lru_freed >= atomic_read(&kswapd_writes));
+	KSHIM_ASSERT(inode->i_mapping->nrpages <=
+		     FILE_PAGES - atomic_read(&kswapd_writes));
+	kshim_wbfs_release(inode);
+	teardown();
+}
+
 /* ==== Shadow entries ====================================================== */
 
 /* The file's page-cache slots that hold a shadow (an evicted folio's
@@ -494,6 +560,7 @@ static const struct kshim_test reclaim_lru_tests[] = {
 	KSHIM_TEST(test_folio_under_writeback_is_not_freed),
 	KSHIM_TEST(test_writeback_wakes_a_task_throttled_on_it),
 	KSHIM_TEST(test_each_throttle_reason_sleeps_its_own_time),
+	KSHIM_TEST(test_kswapd_writes_when_all_it_meets_is_dirty),
 	KSHIM_TEST(test_reclaim_leaves_shadows_and_invalidation_does_not),
 	{ }
 };

@@ -6,7 +6,9 @@
  * allocator runs below the min watermark (kshim/vmscan.h):
  *  - clean folios are freed through iomap's ->release_folio and the real
  *    __remove_mapping(); what is read back afterwards comes from the
- *    device through iomap's read path and is the data written;
+ *    device through iomap's read path and is the data written; with
+ *    1 KiB blocks each folio carries iomap's per-block state, which
+ *    ->release_folio frees first;
  *  - dirty folios are never written by reclaim: XFS has no ->writepage
  *    in 6.12, so even kswapd's pageout() cannot write them (it
  *    reactivates them); direct reclaim marks them for immediate reclaim
@@ -87,9 +89,41 @@ static void stop_reclaim(void)
 	reclaim_pressure_stop();
 }
 
-static void test_clean_xfs_folios_are_freed_and_read_back(void)
+static bool has_private(const struct folio *folio)
 {
-	struct xfs_fixture fx = { .dev = &dev_ssd };
+	return folio_test_private((struct folio *)folio);
+}
+
+/* The file's folios for which TEST holds. */
+static unsigned long count_folios(struct file *f,
+				  bool (*test)(const struct folio *))
+{
+	XA_STATE(xas, &f->f_mapping->i_pages, 0);
+	struct folio *folio;
+	unsigned long n = 0;
+
+	rcu_read_lock();
+	xas_for_each(&xas, folio, ULONG_MAX) {
+		if (xas_retry(&xas, folio) || xa_is_value(folio))
+			continue;
+		if (test(folio))
+			n++;
+	}
+	rcu_read_unlock();
+	return n;
+}
+
+/*
+ * A clean file's folios on an XFS made with MKFS_OPTS: direct reclaim
+ * frees them, writing nothing, and the data reads back from the device.
+ * PRIVATE: whether its folios carry iomap's per-block state (blocks
+ * smaller than a page), which reclaim must release through
+ * ->release_folio (iomap_release_folio()) before it can free them.
+ */
+static void clean_folios_are_freed_and_read_back(const char *mkfs_opts,
+						 bool private)
+{
+	struct xfs_fixture fx = { .dev = &dev_ssd, .mkfs_opts = mkfs_opts };
 	struct dentry *root;
 	struct file *f;
 	unsigned long steal0;
@@ -102,6 +136,8 @@ static void test_clean_xfs_folios_are_freed_and_read_back(void)
 	KSHIM_ASSERT_EQ(kshim_vfs_fsync(f, 0), 0);
 	lru_add_drain_all();
 	KSHIM_ASSERT_EQ(f->f_mapping->nrpages, FILE_PAGES);
+	KSHIM_ASSERT_EQ(count_folios(f, has_private),
+			private ? FILE_PAGES : 0);
 	start_reclaim();
 	steal0 = kshim_vm_event_sum(PGSTEAL_DIRECT);
 	kfree(kmalloc(2 * PAGE_SIZE, GFP_DIRECT_ONLY));
@@ -116,6 +152,16 @@ static void test_clean_xfs_folios_are_freed_and_read_back(void)
 	kshim_vfs_put(root);
 	xfs_fixture_unmount(&fx);
 	xfs_fixture_remove(&fx);
+}
+
+static void test_clean_xfs_folios_are_freed_and_read_back(void)
+{
+	clean_folios_are_freed_and_read_back(NULL, false);
+}
+
+static void test_clean_folios_of_1k_blocks_are_released_and_freed(void)
+{
+	clean_folios_are_freed_and_read_back("-b size=1024", true);
 }
 
 static void test_dirty_xfs_folios_are_not_written_by_reclaim(void)
@@ -157,6 +203,7 @@ static void test_dirty_xfs_folios_are_not_written_by_reclaim(void)
 
 static const struct kshim_test xfs_reclaim_tests[] = {
 	KSHIM_TEST(test_clean_xfs_folios_are_freed_and_read_back),
+	KSHIM_TEST(test_clean_folios_of_1k_blocks_are_released_and_freed),
 	KSHIM_TEST(test_dirty_xfs_folios_are_not_written_by_reclaim),
 	{ }
 };
