@@ -47,6 +47,7 @@
 #include "xfs_sysctl.h"
 #include "xfs_error.h"
 #include "xfs_cksum.h"
+#include "xfs_log_recover.h"
 #include <linux/bio.h>
 #include <linux/falloc.h>
 #include <linux/fcntl.h>
@@ -405,6 +406,78 @@ static void fence_findings(void)
 	 * xfs_ifree()'s ASSERT when inodegc frees it. */
 	if (fenced("ifree-nblocks"))
 		kshim_test_known_warn("Assertion failed: ip->i_nblocks == 0");
+}
+
+/*
+ * Finding buf-item-regions-short (fuzz/log-recovery/README.md): the
+ * overrun of buf-item-regions-overrun, at the item itself. The scan
+ * below sees an item's buffer log format but not its regions, so it
+ * misses an item
+ * whose regions are shorter than the runs of its dirty bitmap (each
+ * region then takes fewer chunks, and xlog_recover_do_reg_buffer() goes
+ * through more regions than runs) or one committed with regions missing
+ * (ri_cnt < ri_total: the entries past ri_cnt were never set). The
+ * link (fuzz/meson.build) sends the recovery's reference to
+ * xlog_buf_item_ops to __wrap_xlog_buf_item_ops: the same operations,
+ * but commit_pass2 first asks whether the kernel's loop over the
+ * regions would read ri_buf[] past the regions the item has, and with
+ * the fence up refuses the item with -EFSCORRUPTED instead.
+ */
+extern const struct xlog_recover_item_ops __real_xlog_buf_item_ops;
+struct xlog_recover_item_ops __wrap_xlog_buf_item_ops;
+
+/* xlog_recover_do_reg_buffer()'s walk of the bitmap and the regions,
+ * counting only: true if it would take region ri_cnt or past it. */
+static bool reg_buffer_overruns(const struct xlog_recover_item *item)
+{
+	const struct xfs_buf_log_format *f = item->ri_buf[0].iov_base;
+	int bit = 0, i = 1, nbits;
+
+	/* The format as the kernel reads it, whatever iov_len says: a
+	 * short one (fuzzed) is read past its length there too. */
+	if (f->blf_map_size > XFS_BLF_DATAMAP_SIZE ||
+	    (f->blf_flags & (XFS_BLF_CANCEL | XFS_BLF_INODE_BUF |
+			     XFS_BLF_UDQUOT_BUF | XFS_BLF_PDQUOT_BUF |
+			     XFS_BLF_GDQUOT_BUF)))
+		return false;	/* not a regular buffer's walk */
+	while ((bit = xfs_next_bit((uint *)f->blf_data_map, f->blf_map_size,
+				   bit)) != -1) {
+		if (i >= item->ri_cnt)
+			return true;
+		nbits = xfs_contig_bits((uint *)f->blf_data_map,
+					f->blf_map_size, bit);
+		if (item->ri_buf[i].iov_len < (nbits << XFS_BLF_SHIFT))
+			nbits = item->ri_buf[i].iov_len >> XFS_BLF_SHIFT;
+		i++;
+		bit += nbits;
+	}
+	return false;
+}
+
+static int fenced_buf_commit_pass2(struct xlog *log,
+				   struct list_head *buffer_list,
+				   struct xlog_recover_item *item,
+				   xfs_lsn_t current_lsn)
+{
+	if (reg_buffer_overruns(item)) {
+		/* Down for either finding: the older one's input reaches
+		 * the same walk. */
+		if (fenced("buf-item-regions-short") &&
+		    fenced("buf-item-regions-overrun"))
+			return -EFSCORRUPTED;
+		kshim_info("fuzz_log_recovery: a buffer item whose regions "
+			   "the bitmap's walk runs past (%u of %u there; "
+			   "finding buf-item-regions-short, unfenced)\n",
+			   item->ri_cnt, item->ri_total);
+	}
+	return __real_xlog_buf_item_ops.commit_pass2(log, buffer_list, item,
+						     current_lsn);
+}
+
+static void fence_buf_items(void)
+{
+	__wrap_xlog_buf_item_ops = __real_xlog_buf_item_ops;
+	__wrap_xlog_buf_item_ops.commit_pass2 = fenced_buf_commit_pass2;
 }
 
 /*
@@ -980,6 +1053,7 @@ int kshim_fuzz_init(const char *workdir)
 	struct xfs_mount *mp;
 	int error;
 
+	fence_buf_items();
 	snprintf(lr.img, sizeof(lr.img), "%s/log-recovery.img", workdir);
 	/* rmapbt on (RUIs; mkfs.xfs 6.1 leaves it off); reflink is on by
 	 * default (CUIs, BUIs, CoW staging). 64 MiB: four AGs. */

@@ -437,6 +437,24 @@ static bool attr_leaf_firstused_zero(const struct xfs_buf *bp)
 }
 
 /*
+ * Finding da-node-v4-magic (fuzz/metadata/README.md): a directory or
+ * attr node block on a v5 filesystem with the v4 node magic
+ * (XFS_DA_NODE_MAGIC). xfs_da3_node_read_verify() sends it, CRC
+ * unchecked, to xfs_da3_node_verify(), whose first call,
+ * xfs_da3_node_hdr_from_disk(), ASSERTs the v5 magic before
+ * xfs_da3_blkinfo_verify() can refuse the block.
+ */
+static bool da_node_v4_magic(const struct xfs_buf *bp,
+			     const struct xfs_buf_ops *ops)
+{
+	const struct xfs_da_blkinfo *info = bp->b_addr;
+
+	return ops == &xfs_da3_node_buf_ops && xfs_has_crc(md.mp) &&
+	       info->magic == cpu_to_be16(XFS_DA_NODE_MAGIC) &&
+	       fenced("da-node-v4-magic");
+}
+
+/*
  * Finding attr-remote-hole (fuzz/metadata/README.md): an attr leaf entry
  * whose remote value's blocks (valueblk, and as many as valuelen needs)
  * are a hole of the attr fork. xfs_attr_rmtval_get() ASSERTs that every
@@ -802,7 +820,7 @@ static void md_one(enum md_type type, unsigned int index, u8 flags,
 	memset(bp->b_addr, 0, bytes);
 	memcpy(bp->b_addr, data, min(size, bytes));
 	fix_crc(&p, bp->b_addr, bytes, flags);
-	if (attr_leaf_firstused_zero(bp) ||
+	if (attr_leaf_firstused_zero(bp) || da_node_v4_magic(bp, p.ops) ||
 	    (type == MD_SB && sb_blocklog_shift(bp))) {
 		xfs_buf_stale(bp);
 		xfs_buf_relse(bp);
