@@ -428,10 +428,18 @@ static bool fenced(const char *finding)
 static bool attr_leaf_firstused_zero(const struct xfs_buf *bp)
 {
 	const struct xfs_attr3_leaf_hdr *hdr = bp->b_addr;
+	const struct xfs_attr_leaf_hdr *hdr2 = bp->b_addr;
+	/*
+	 * The v4 magic too: a directory node block's verifier
+	 * (xfs_da3_node_read_verify()) hands either attr leaf magic to
+	 * xfs_attr3_leaf_read_verify(), which reads a v4 leaf's firstused
+	 * from the v4 header, on a v5 filesystem as well.
+	 */
+	bool v3 = hdr->info.hdr.magic == cpu_to_be16(XFS_ATTR3_LEAF_MAGIC);
+	bool v2 = hdr2->info.magic == cpu_to_be16(XFS_ATTR_LEAF_MAGIC);
 
 	return BBTOB(bp->b_length) >= sizeof(*hdr) &&
-	       hdr->info.hdr.magic == cpu_to_be16(XFS_ATTR3_LEAF_MAGIC) &&
-	       hdr->firstused == 0 &&
+	       ((v3 && hdr->firstused == 0) || (v2 && hdr2->firstused == 0)) &&
 	       md.mp->m_attr_geo->blksize <= USHRT_MAX &&
 	       fenced("attr-leaf-firstused-zero");
 }
