@@ -48,7 +48,10 @@ def one_run(a, fuzz, targets, c, builddir, work):
 
 def check(a, targets, fuzz):
 	failed = 0
+	only = a.target		# one target's cases, or all
 	for i, c in enumerate(load(targets)):
+		if only and c['target'] != only:
+			continue
 		name = os.path.basename(c['patch'])
 		work = os.path.join(REPO, 'build-fuzz', 'fuzz-work', 'case-%d' % i)
 		rc, _ = one_run(a, fuzz, targets, c, 'build-fuzz', work)

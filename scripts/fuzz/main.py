@@ -270,7 +270,8 @@ def main(argv):
 			help='stop after N executions (libFuzzer\'s -runs)')
 	ap.add_argument('--check-cases', action='store_true',
 			help='re-check fuzz/cases.json: each demonstration '
-			'patch is found, the base tree gives nothing')
+			'patch is found, the base tree gives nothing (with '
+			'TARGET: only that target\'s cases)')
 	ap.add_argument('--replay', metavar='FILE',
 			help='replay one input with the default build\'s '
 			'replay runner instead of fuzzing')
@@ -286,6 +287,9 @@ def main(argv):
 		return 0
 	if a.check_cases:
 		from scripts.fuzz import cases
+		if a.target and a.target not in ts:
+			raise Error('unknown target %r; targets: %s' % (
+				a.target, ', '.join(ts)))
 		return cases.check(a, ts, fuzz)
 	if not a.target:
 		raise Error('a TARGET is needed (./kshim fuzz --list)')

@@ -31,6 +31,9 @@ class BadInput(unittest.TestCase):
 	def test_unknown_target(self):
 		self.refused(['nosuchtarget'], 'unknown target')
 
+	def test_check_cases_of_an_unknown_target(self):
+		self.refused(['--check-cases', 'nosuchtarget'], 'unknown target')
+
 	def test_no_target(self):
 		self.refused([], 'a TARGET is needed')
 
