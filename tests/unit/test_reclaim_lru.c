@@ -17,7 +17,8 @@
  *  - each throttle reason sleeps its own time, and kernel threads
  *    (workqueue workers) are never throttled: reclaim may need them;
  *  - reclaim wakes the flushers only when every folio it took was dirty
- *    and not yet queued for writeback;
+ *    and not yet queued for writeback, and kswapd then writes such
+ *    folios itself, the last resort when the flushers fall behind;
  *  - reclaimed folios leave shadow entries (refault detection), folios
  *    an invalidation drops leave none.
  */
