@@ -20,7 +20,16 @@
  *    and not yet queued for writeback, and kswapd then writes such
  *    folios itself, the last resort when the flushers fall behind;
  *  - reclaimed folios leave shadow entries (refault detection), folios
- *    an invalidation drops leave none.
+ *    an invalidation drops leave none;
+ *  - use-once: a folio read once is reclaimed as an untouched one, a
+ *    folio read twice is activated and kept;
+ *  - with too many folios isolated by others, a reclaimer waits once,
+ *    then backs off without scanning;
+ *  - when all it meets is under writeback, kswapd stalls on writeback
+ *    and tags the node congested, which stalls direct reclaimers too;
+ *    dirty folios nobody queued are not congestion;
+ *  - kswapd's writes to a slow device: nothing freed under writeback,
+ *    nothing left locked.
  */
 #include <linux/kernel.h>
 #include <linux/fs.h>
@@ -59,6 +68,8 @@ static char img[128];
 static struct kshim_bdev *kb;
 static struct super_block *sb;
 static atomic_t direct_writes, kswapd_writes;
+/* Writes reclaim made while the node was tagged congested. */
+static atomic_t writes_while_congested;
 /* wakeup_flusher_threads(WB_REASON_VMSCAN) calls (the link wraps it). */
 static atomic_t vmscan_flusher_wakeups;
 
@@ -90,6 +101,7 @@ static void setup_device(bool inline_completion)
 	KSHIM_ASSERT_EQ_FATAL(bdi_set_min_ratio(sb->s_bdi, 99), 0);
 	atomic_set(&direct_writes, 0);
 	atomic_set(&kswapd_writes, 0);
+	atomic_set(&writes_while_congested, 0);
 	atomic_set(&vmscan_flusher_wakeups, 0);
 }
 
@@ -105,10 +117,15 @@ static void teardown(void)
 	kshim_host_image_remove(img);
 }
 
-/* mm_vmscan_write_folio: pageout() wrote a folio; who did. */
+/* mm_vmscan_write_folio: pageout() wrote a folio; who did, and whether
+ * an earlier pass had found the node congested. */
 static void on_write_folio(struct folio *folio)
 {
+	struct lruvec *lruvec = mem_cgroup_lruvec(NULL, folio_pgdat(folio));
+
 	atomic_inc(current_is_kswapd() ? &kswapd_writes : &direct_writes);
+	if (test_bit(LRUVEC_NODE_CONGESTED, &lruvec->flags))
+		atomic_inc(&writes_while_congested);
 }
 
 /* A file of FILE_PAGES pages written through the page cache, its folios
@@ -466,7 +483,10 @@ static void on_kswapd_sleep(int nid)
  * that completes the write before pageout() returns (a RAM disk), the
  * folio is clean at once and kswapd frees it in the same pass. The
  * flushers are held off, so only kswapd can clean anything here, and
- * it must to get the node back above its high watermark.
+ * it must to get the node back above its high watermark. Dirty folios
+ * nobody queued are the flushers' lag, not a congested device: nothing
+ * is under writeback, so kswapd never tags the node congested (which
+ * would stall direct reclaimers, VMSCAN_THROTTLE_CONGESTED).
  */
 static void test_kswapd_writes_when_all_it_meets_is_dirty(void)
 {
@@ -500,8 +520,259 @@ static void test_kswapd_writes_when_all_it_meets_is_dirty(void)
 		   inode->i_mapping->nrpages);
 	/* What it wrote was clean on return, and freed with the rest. */
 	KSHIM_ASSERT(st.kswapd_lru_freed >= atomic_read(&kswapd_writes));
+	KSHIM_ASSERT_EQ(atomic_read(&writes_while_congested), 0);
 	KSHIM_ASSERT(inode->i_mapping->nrpages <=
 		     FILE_PAGES - atomic_read(&kswapd_writes));
+	kshim_wbfs_release(inode);
+	teardown();
+}
+
+/* ==== Use-once: a folio read once is no reason to keep it ================= */
+
+/* Touch each folio of [first, first + nr) as a read does. */
+static void access_folios(struct inode *inode, pgoff_t first, pgoff_t nr)
+{
+	pgoff_t i;
+
+	for (i = first; i < first + nr; i++) {
+		struct folio *folio = filemap_get_folio(inode->i_mapping, i);
+
+		KSHIM_ASSERT_FATAL(!IS_ERR(folio));
+		folio_mark_accessed(folio);
+		folio_put(folio);
+	}
+}
+
+static bool all_folios_present(struct inode *inode, pgoff_t first, pgoff_t nr)
+{
+	pgoff_t i;
+
+	for (i = first; i < first + nr; i++) {
+		struct folio *folio = filemap_get_folio(inode->i_mapping, i);
+
+		if (IS_ERR(folio))
+			return false;
+		folio_put(folio);
+	}
+	return true;
+}
+
+/*
+ * The page cache's use-once policy (folio_mark_accessed(),
+ * folio_check_references()): a folio read once is marked referenced and
+ * stays on the inactive list, and reclaim frees it as it would an
+ * untouched one (for an unmapped folio the mark only says "do not write
+ * it from reclaim", FOLIOREF_RECLAIM_CLEAN); a folio read twice is
+ * activated, and reclaim takes the once-read ones before it. A streaming
+ * read must not be able to keep its folios from reclaim.
+ */
+static void test_folio_read_once_is_reclaimed_read_twice_is_kept(void)
+{
+	struct inode *inode;
+	unsigned long freed;
+
+	setup();
+	inode = new_file(false, true);
+	/* The first half read twice (activated), the second half once. */
+	access_folios(inode, 0, FILE_PAGES / 2);
+	access_folios(inode, 0, FILE_PAGES / 2);
+	access_folios(inode, FILE_PAGES / 2, FILE_PAGES / 2);
+	lru_add_drain_all();
+	start_reclaim();
+	kfree(kmalloc(2 * CHUNK, GFP_DIRECT_ONLY));
+	stop_reclaim();
+	freed = FILE_PAGES - inode->i_mapping->nrpages;
+	KSHIM_ASSERT(freed >= SWAP_CLUSTER_MAX);
+	/* Every folio reclaim freed was a once-read one. */
+	KSHIM_ASSERT(all_folios_present(inode, 0, FILE_PAGES / 2));
+	kshim_wbfs_release(inode);
+	teardown();
+}
+
+/* ==== Too many isolated: wait for the other reclaimers, then back off ===== */
+
+static atomic_t nr_isolated_throttles, nr_direct_congested, nr_kswapd_writeback;
+
+static void count_reclaim_throttles(int nid, int usec_timeout,
+				    int usec_delayed, int reason)
+{
+	if (reason == VMSCAN_THROTTLE_ISOLATED)
+		atomic_inc(&nr_isolated_throttles);
+	if (reason == VMSCAN_THROTTLE_CONGESTED && !current_is_kswapd())
+		atomic_inc(&nr_direct_congested);
+	if (reason == VMSCAN_THROTTLE_WRITEBACK && current_is_kswapd())
+		atomic_inc(&nr_kswapd_writeback);
+}
+
+static void direct_reclaim_once(void *unused)
+{
+	kfree(kmalloc(2 * CHUNK, GFP_DIRECT_ONLY));
+}
+
+/*
+ * shrink_inactive_list()'s too_many_isolated(): when reclaimers already
+ * hold more folios off the inactive list than an eighth of it (for a
+ * GFP_KERNEL reclaimer), one more must not pile in, which is how many
+ * direct reclaimers once isolated the whole LRU and drove the machine to
+ * a false OOM ("vmscan: limit the number of pages kswapd/direct reclaim
+ * isolate", 2009). It waits for them once (VMSCAN_THROTTLE_ISOLATED) and,
+ * if they still hold as many, returns without scanning. The other
+ * reclaimers are stood in for by the node's NR_ISOLATED_FILE count.
+ */
+static void test_reclaim_waits_when_too_many_are_isolated(void)
+{
+	const long others = FILE_PAGES / 4;	/* > FILE_PAGES / 8 */
+	struct kshim_vmscan_stats st;
+	struct inode *inode;
+	unsigned long scan0, steal0;
+	u64 stalls0;
+
+	setup();
+	inode = new_file(false, true);
+	atomic_set(&nr_isolated_throttles, 0);
+	kshim_trace.mm_vmscan_throttled = count_reclaim_throttles;
+	start_reclaim();
+	mod_node_page_state(NODE_DATA(0), NR_ISOLATED_FILE, others);
+	scan0 = kshim_vm_event_sum(PGSCAN_DIRECT);
+	steal0 = kshim_vm_event_sum(PGSTEAL_DIRECT);
+	kshim_task_join(kshim_task_run(direct_reclaim_once, NULL, "reclaimer", -1));
+	/* It waited, then took nothing (kswapd, which is never held back
+	 * here, may have freed some meanwhile). */
+	KSHIM_ASSERT(atomic_read(&nr_isolated_throttles) >= 1);
+	KSHIM_ASSERT_EQ(kshim_vm_event_sum(PGSCAN_DIRECT), scan0);
+	KSHIM_ASSERT_EQ(kshim_vm_event_sum(PGSTEAL_DIRECT), steal0);
+	/* The others done: a reclaimer scans again, unthrottled. */
+	mod_node_page_state(NODE_DATA(0), NR_ISOLATED_FILE, -others);
+	atomic_set(&nr_isolated_throttles, 0);
+	kshim_vmscan_get_stats(&st);
+	stalls0 = st.allocstall;
+	kshim_task_join(kshim_task_run(direct_reclaim_once, NULL, "reclaimer", -1));
+	kshim_vmscan_get_stats(&st);
+	KSHIM_ASSERT_EQ(atomic_read(&nr_isolated_throttles), 0);
+	if (st.allocstall > stalls0)
+		KSHIM_ASSERT(kshim_vm_event_sum(PGSCAN_DIRECT) > scan0);
+	stop_reclaim();
+	kshim_trace.mm_vmscan_throttled = NULL;
+	kshim_wbfs_release(inode);
+	teardown();
+}
+
+/* ==== Writeback congestion: kswapd stalls, direct reclaim too ============= */
+
+/*
+ * What reclaim does when everything it can reclaim is under writeback to
+ * a slow device ("mm: vmscan: throttle reclaim until some writeback
+ * completes", and the PGDAT_WRITEBACK / congested-node logic of
+ * shrink_node() it kept): kswapd marks the folios it meets for immediate
+ * reclaim and moves them aside; when it meets them again still under
+ * writeback (the node PGDAT_WRITEBACK: all it took was under writeback),
+ * the LRU is cycling faster than the device writes, and it stalls on
+ * writeback (VMSCAN_THROTTLE_WRITEBACK); every dirty folio it met being
+ * such a one, it tags the node congested, and a direct reclaimer then
+ * stalls too (VMSCAN_THROTTLE_CONGESTED) instead of scanning on. None of
+ * it frees a folio before its write completes; after, kswapd frees them
+ * and sleeps.
+ */
+static void test_reclaim_stalls_while_all_it_meets_is_under_writeback(void)
+{
+	struct kshim_fault slow = {
+		.ops = KSHIM_FAULT_WRITE, .status = BLK_STS_OK,
+		.delay_ns = 500 * NSEC_PER_MSEC,
+	};
+	struct kshim_vmscan_stats st;
+	struct inode *inode;
+	int i;
+
+	setup();
+	inode = new_file(false, false);
+	KSHIM_ASSERT_FATAL(kshim_bdev_add_fault(kb, &slow) >= 0);
+	KSHIM_ASSERT_EQ(filemap_fdatawrite(inode->i_mapping), 0);
+	lru_add_drain_all();
+	KSHIM_ASSERT_EQ_FATAL(count_folios(inode, is_writeback), FILE_PAGES);
+	atomic_set(&nr_direct_congested, 0);
+	atomic_set(&nr_kswapd_writeback, 0);
+	atomic_set(&kswapd_sleeps, 0);
+	kshim_trace.mm_vmscan_throttled = count_reclaim_throttles;
+	kshim_trace.mm_vmscan_kswapd_sleep = on_kswapd_sleep;
+	start_reclaim();
+	/* Below low: kswapd's job... */
+	kfree(kmalloc(2 * CHUNK, GFP_NOWAIT));
+	/* ...and, while the device holds the writes, direct reclaimers'. */
+	for (i = 0; i < 100 && count_folios(inode, is_writeback) == FILE_PAGES &&
+		    !atomic_read(&nr_direct_congested); i++) {
+		kshim_task_join(kshim_task_run(direct_reclaim_once, NULL,
+					       "reclaimer", -1));
+		msleep(2);
+	}
+	if (kshim_sched->virtual_time) {
+		/* Nothing was written yet in virtual time when they ran. */
+		KSHIM_ASSERT_EQ(inode->i_mapping->nrpages, FILE_PAGES);
+		KSHIM_ASSERT(atomic_read(&nr_kswapd_writeback) >= 1);
+		KSHIM_ASSERT(atomic_read(&nr_direct_congested) >= 1);
+	}
+	KSHIM_ASSERT(inode->i_mapping->nrpages >= count_folios(inode, is_writeback));
+	KSHIM_ASSERT_EQ(filemap_fdatawait(inode->i_mapping), 0);
+	/* Written: kswapd can free them now and get the node balanced. */
+	kfree(kmalloc(2 * CHUNK, GFP_NOWAIT));
+	for (i = 0; i < 5000 && !atomic_read(&kswapd_sleeps); i++)
+		msleep(1);
+	kshim_vmscan_get_stats(&st);
+	stop_reclaim();
+	kshim_trace.mm_vmscan_throttled = NULL;
+	kshim_trace.mm_vmscan_kswapd_sleep = NULL;
+	KSHIM_ASSERT(atomic_read(&kswapd_sleeps) >= 1);
+	KSHIM_ASSERT(st.kswapd_lru_freed >= 1);
+	kshim_bdev_clear_faults(kb);
+	kshim_wbfs_release(inode);
+	teardown();
+}
+
+/*
+ * kswapd's own write on a device that completes it later (the common
+ * case, not a RAM disk): pageout() starts the writeback and kswapd moves
+ * on, the folio unlocked, left on the LRU with PG_reclaim so that the
+ * write's completion rotates it to the tail, where the next pass frees
+ * it. Nothing is freed under writeback, nothing left locked: the file's
+ * release (truncation locks every folio) completes.
+ */
+static void test_kswapd_write_completes_after_pageout_returns(void)
+{
+	/* Long enough that every write kswapd starts is still in flight
+	 * when pageout() returns, in either backend. */
+	struct kshim_fault slow = {
+		.ops = KSHIM_FAULT_WRITE, .status = BLK_STS_OK,
+		.delay_ns = 20 * NSEC_PER_MSEC,
+	};
+	struct kshim_vmscan_stats st;
+	struct inode *inode;
+	int waited;
+
+	setup();
+	inode = new_file(true, false);
+	KSHIM_ASSERT_FATAL(kshim_bdev_add_fault(kb, &slow) >= 0);
+	KSHIM_ASSERT_EQ_FATAL(kshim_sysctl_write("vm/dirty_writeback_centisecs", "0"), 0);
+	set_bit(WB_start_all, &sb->s_bdi->wb.state);
+	atomic_set(&kswapd_sleeps, 0);
+	kshim_trace.mm_vmscan_kswapd_sleep = on_kswapd_sleep;
+	start_reclaim();
+	kfree(kmalloc(2 * CHUNK, GFP_NOWAIT));
+	for (waited = 0; waited < 5000 && !atomic_read(&kswapd_sleeps);
+	     waited++)
+		msleep(1);
+	kshim_vmscan_get_stats(&st);
+	stop_reclaim();
+	kshim_trace.mm_vmscan_kswapd_sleep = NULL;
+	clear_bit(WB_start_all, &sb->s_bdi->wb.state);
+	KSHIM_ASSERT_EQ(kshim_sysctl_write("vm/dirty_writeback_centisecs", "500"), 0);
+	KSHIM_ASSERT(atomic_read(&kswapd_sleeps) >= 1);
+	KSHIM_ASSERT_EQ(atomic_read(&direct_writes), 0);
+	KSHIM_ASSERT(atomic_read(&kswapd_writes) > 0);
+	kshim_info("kswapd wrote %d folios, freed %lu, %lu left\n",
+		   atomic_read(&kswapd_writes), (unsigned long)st.kswapd_lru_freed,
+		   inode->i_mapping->nrpages);
+	KSHIM_ASSERT(inode->i_mapping->nrpages >= count_folios(inode, is_writeback));
+	KSHIM_ASSERT_EQ(filemap_fdatawait(inode->i_mapping), 0);
+	kshim_bdev_clear_faults(kb);
 	kshim_wbfs_release(inode);
 	teardown();
 }
@@ -563,6 +834,10 @@ static const struct kshim_test reclaim_lru_tests[] = {
 	KSHIM_TEST(test_each_throttle_reason_sleeps_its_own_time),
 	KSHIM_TEST(test_kswapd_writes_when_all_it_meets_is_dirty),
 	KSHIM_TEST(test_reclaim_leaves_shadows_and_invalidation_does_not),
+	KSHIM_TEST(test_folio_read_once_is_reclaimed_read_twice_is_kept),
+	KSHIM_TEST(test_reclaim_waits_when_too_many_are_isolated),
+	KSHIM_TEST(test_reclaim_stalls_while_all_it_meets_is_under_writeback),
+	KSHIM_TEST(test_kswapd_write_completes_after_pageout_returns),
 	{ }
 };
 
