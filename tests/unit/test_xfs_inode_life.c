@@ -13,6 +13,7 @@
  *   filesystem runs no inactivation at all, and one that shuts down in
  *   the middle of an inactivation leaves the rest to recovery too, as
  *   does one that cannot read the AGI to free the inode (it shuts down);
+ * - a symlink of corrupt size is not freed by a size XFS cannot trust;
  * - the last free inode of a chunk frees the chunk (xfs_ifree_cluster()),
  *   sparse chunks included, and no inode of a neighbouring chunk is
  *   touched;
@@ -463,6 +464,70 @@ static void test_agi_read_error_freeing_an_inode_shuts_down(void)
 	finish(&fx, root);
 }
 
+/* ---- a corrupt symlink -------------------------------------------------- */
+
+/* Longer than the inode's literal area: the target goes in a block. */
+#define REMOTE_TARGET_LEN	600
+
+/*
+ * A remote symlink whose size on disk is past XFS_SYMLINK_MAXLEN (the
+ * inode verifier refuses only 0) is unlinked: inactivation finds the
+ * corruption, says so and stops, leaving the inode allocated on the
+ * unlinked list with its block, rather than free it by a size it cannot
+ * trust; the filesystem goes on. With the size put right (xfs_db), log
+ * recovery's unlinked-list replay frees it.
+ */
+static void test_unlinked_symlink_of_corrupt_size_is_left_allocated(void)
+{
+	struct xfs_fixture fx = { };
+	struct dentry *root = mount_root(&fx), *l;
+	char target[REMOTE_TARGET_LEN + 1];
+	struct fs_counts before, now;
+	u64 ino;
+
+	memset(target, 't', REMOTE_TARGET_LEN);
+	target[REMOTE_TARGET_LEN] = '\0';
+	before = settle_and_count(fx.mp);
+	KSHIM_ASSERT_EQ_FATAL(kshim_vfs_symlink(root, "l", target, &l), 0);
+	ino = stat_of(l).ino;
+	kshim_vfs_put(l);
+	kshim_vfs_put(root);
+	xfs_fixture_unmount(&fx);
+	xfs_db_write_inode(&fx, ino, "-c 'write core.size 2000'");
+	KSHIM_ASSERT_EQ_FATAL(xfs_fixture_remount(&fx), 0);
+	root = kshim_vfs_root(kshim_xfs_sb(fx.x));
+
+	/* XFS_DEBUG builds ASSERT(0) after "bad symlink length". */
+	kshim_test_expect_warns(1);
+	KSHIM_ASSERT_EQ(kshim_vfs_unlink(root, "l"), 0);
+	now = settle_and_count(fx.mp);
+	KSHIM_ASSERT(kshim_printk_contains("bad symlink length (2000)"));
+	KSHIM_ASSERT(!xfs_is_shutdown(fx.mp));
+	KSHIM_ASSERT_EQ(unlinked_lists(fx.mp), 1);
+	KSHIM_ASSERT_EQ(now.ifree, before.ifree - 1);
+	KSHIM_ASSERT(now.fdblocks < before.fdblocks);
+	kshim_vfs_put(root);
+	xfs_fixture_unmount(&fx);
+
+	/* Put right by hand; a dirty log makes the next mount replay the
+	 * unlinked lists. */
+	xfs_db_write_inode(&fx, ino, "-c 'write core.size "
+			   __stringify(REMOTE_TARGET_LEN) "'");
+	KSHIM_ASSERT_EQ_FATAL(xfs_fixture_remount(&fx), 0);
+	root = kshim_vfs_root(kshim_xfs_sb(fx.x));
+	KSHIM_ASSERT_EQ(kshim_vfs_create(root, "dirty", 0644, NULL), 0);
+	KSHIM_ASSERT_EQ(kshim_vfs_syncfs(fx.mp->m_super), 0);
+	kshim_vfs_put(root);
+	KSHIM_ASSERT_EQ(xfs_fixture_crash(&fx, KSHIM_CRASH_DROP_ALL), 0);
+	KSHIM_ASSERT_EQ_FATAL(xfs_fixture_remount(&fx), 0);
+	root = kshim_vfs_root(kshim_xfs_sb(fx.x));
+	now = settle_and_count(fx.mp);
+	KSHIM_ASSERT_EQ(unlinked_lists(fx.mp), 0);
+	KSHIM_ASSERT(!exists(root, "l"));
+	KSHIM_ASSERT(exists(root, "dirty"));
+	finish(&fx, root);
+}
+
 /* ---- inode chunks ------------------------------------------------------- */
 
 /* Enough files for two chunks of only ours past the mkfs chunk: the
@@ -881,6 +946,7 @@ static const struct kshim_test tests[] = {
 	KSHIM_TEST(test_crash_before_inactivation_is_finished_by_recovery),
 	KSHIM_TEST(test_shutdown_during_inactivation_is_finished_by_recovery),
 	KSHIM_TEST(test_agi_read_error_freeing_an_inode_shuts_down),
+	KSHIM_TEST(test_unlinked_symlink_of_corrupt_size_is_left_allocated),
 	KSHIM_TEST(test_freeing_a_whole_chunk_leaves_its_neighbours_alone),
 	KSHIM_TEST(test_sparse_chunks_on_fragmented_space_are_freed),
 	KSHIM_TEST(test_removing_a_filestream_directory_ends_its_stream),
