@@ -13,6 +13,7 @@
  *   filesystem runs no inactivation at all, and one that shuts down in
  *   the middle of an inactivation leaves the rest to recovery too, as
  *   does one that cannot read the AGI to free the inode (it shuts down);
+ *   with no room for the per-AG finobt reservation inodes are still freed;
  * - a symlink of corrupt size is not freed by a size XFS cannot trust;
  * - the last free inode of a chunk frees the chunk (xfs_ifree_cluster()),
  *   sparse chunks included, and no inode of a neighbouring chunk is
@@ -528,6 +529,57 @@ static void test_unlinked_symlink_of_corrupt_size_is_left_allocated(void)
 	finish(&fx, root);
 }
 
+/* ---- no room for the finobt reservation --------------------------------- */
+
+/* Free blocks the superblock is made to claim: enough for an inode free's
+ * few finobt blocks, far too few for the per-AG reservations. */
+#define NORES_FREE_BLOCKS	100
+
+/*
+ * A filesystem mounted with too little free space for its per-AG finobt
+ * reservation (m_finobt_nores: "Per-AG reservation ... failed") must
+ * still free unlinked inodes, or they would stay on the unlinked list
+ * until someone frees space and runs xfs_repair: the free then takes
+ * its finobt blocks from the reserve pool. The superblock's free count
+ * is lowered with xfs_db on the clean image (a clean mount trusts it);
+ * a crash at the end makes the next mount count the free space again.
+ */
+static void test_unlinked_inode_is_freed_without_a_finobt_reservation(void)
+{
+	struct xfs_fixture fx = { };
+	struct dentry *root = mount_root(&fx);
+	struct file *big;
+	char cmd[512];
+
+	KSHIM_ASSERT_EQ_FATAL(kshim_vfs_create(root, "victim", 0644, NULL), 0);
+	KSHIM_ASSERT_EQ_FATAL(kshim_vfs_open(root, "big", O_CREAT | O_RDWR,
+					     0644, &big), 0);
+	fill_with(big);
+	KSHIM_ASSERT_EQ(kshim_vfs_close(big), 0);
+	kshim_vfs_put(root);
+	xfs_fixture_unmount(&fx);
+	snprintf(cmd, sizeof(cmd), "xfs_db -x -c 'sb 0' -c 'write fdblocks "
+		 __stringify(NORES_FREE_BLOCKS) "' %s >/dev/null 2>&1", fx.img);
+	KSHIM_ASSERT_EQ_FATAL(kshim_host_run_command(cmd), 0);
+	KSHIM_ASSERT_EQ_FATAL(xfs_fixture_remount(&fx), 0);
+	root = kshim_vfs_root(kshim_xfs_sb(fx.x));
+	KSHIM_ASSERT_FATAL(fx.mp->m_finobt_nores);
+
+	KSHIM_ASSERT_EQ(kshim_vfs_unlink(root, "victim"), 0);
+	KSHIM_ASSERT_EQ(kshim_vfs_syncfs(fx.mp->m_super), 0);
+	KSHIM_ASSERT_EQ(xfs_inodegc_flush(fx.mp), 0);
+	KSHIM_ASSERT(!kshim_printk_contains("Failed to remove inode(s)"));
+	KSHIM_ASSERT_EQ(unlinked_lists(fx.mp), 0);
+	KSHIM_ASSERT(!exists(root, "victim"));
+	kshim_vfs_put(root);
+
+	KSHIM_ASSERT_EQ(xfs_fixture_crash(&fx, KSHIM_CRASH_DROP_ALL), 0);
+	KSHIM_ASSERT_EQ_FATAL(xfs_fixture_remount(&fx), 0);
+	root = kshim_vfs_root(kshim_xfs_sb(fx.x));
+	KSHIM_ASSERT_EQ(unlinked_lists(fx.mp), 0);
+	finish(&fx, root);
+}
+
 /* ---- inode chunks ------------------------------------------------------- */
 
 /* Enough files for two chunks of only ours past the mkfs chunk: the
@@ -947,6 +999,7 @@ static const struct kshim_test tests[] = {
 	KSHIM_TEST(test_shutdown_during_inactivation_is_finished_by_recovery),
 	KSHIM_TEST(test_agi_read_error_freeing_an_inode_shuts_down),
 	KSHIM_TEST(test_unlinked_symlink_of_corrupt_size_is_left_allocated),
+	KSHIM_TEST(test_unlinked_inode_is_freed_without_a_finobt_reservation),
 	KSHIM_TEST(test_freeing_a_whole_chunk_leaves_its_neighbours_alone),
 	KSHIM_TEST(test_sparse_chunks_on_fragmented_space_are_freed),
 	KSHIM_TEST(test_removing_a_filestream_directory_ends_its_stream),
