@@ -521,6 +521,22 @@ static bool sb_blocklog_shift(struct xfs_buf *bp)
 }
 
 /*
+ * Finding sb-logsectlog-shift (fuzz/metadata/README.md): a superblock
+ * with XFS_SB_VERSION_SECTORBIT whose sb_logsectlog is 32 or more makes
+ * xfs_validate_sb_common() compute 1U << sb_logsectlog (to compare
+ * with sb_logsectsize) before anything bounds sb_logsectlog: undefined
+ * behaviour, which UBSan reports.
+ */
+static bool sb_logsectlog_shift(struct xfs_buf *bp)
+{
+	struct xfs_dsb *dsb = bp->b_addr;
+
+	return dsb->sb_logsectlog >= 32 &&
+	       (be16_to_cpu(dsb->sb_versionnum) & XFS_SB_VERSION_SECTORBIT) &&
+	       fenced("sb-logsectlog-shift");
+}
+
+/*
  * Finding btree-root-sibling (fuzz/metadata/README.md): an AG btree's
  * root block with a sibling pointer. The verifier accepts any sibling
  * that is a valid AG block; a record walk off the root's end follows it,
@@ -829,7 +845,8 @@ static void md_one(enum md_type type, unsigned int index, u8 flags,
 	memcpy(bp->b_addr, data, min(size, bytes));
 	fix_crc(&p, bp->b_addr, bytes, flags);
 	if (attr_leaf_firstused_zero(bp) || da_node_v4_magic(bp, p.ops) ||
-	    (type == MD_SB && sb_blocklog_shift(bp))) {
+	    (type == MD_SB && (sb_blocklog_shift(bp) ||
+			       sb_logsectlog_shift(bp)))) {
 		xfs_buf_stale(bp);
 		xfs_buf_relse(bp);
 		goto out;

@@ -46,6 +46,18 @@ def one_run(a, fuzz, targets, c, builddir, work):
 	return rc, a.reports
 
 
+def keep_crashes(bd, target, work):
+	"""The patched run's crash inputs, out of its build dir (removed
+	next) into the case's work dir in build-fuzz, to replay them."""
+	src = os.path.join(REPO, bd, 'fuzz-work', target, 'crashes')
+	if os.path.isdir(src):
+		dst = os.path.join(work, 'patched-crashes')
+		shutil.rmtree(dst, ignore_errors=True)
+		shutil.copytree(src, dst)
+		print('kshim fuzz: the patched run\'s crashes kept in %s' %
+		      os.path.relpath(dst, REPO))
+
+
 def check(a, targets, fuzz):
 	failed = 0
 	only = a.target		# one target's cases, or all
@@ -66,6 +78,7 @@ def check(a, targets, fuzz):
 			rc, reports = one_run(a, fuzz, targets, c, bd, work)
 		finally:
 			fm.EXTRA_OPTIONS = []
+			keep_crashes(bd, c['target'], work)
 			shutil.rmtree(os.path.join(REPO, bd), ignore_errors=True)
 		found = rc == 1 and any(all(e in r for e in c['expect'])
 					for r in reports)
