@@ -476,6 +476,25 @@ static void on_kswapd_sleep(int nid)
 }
 
 /*
+ * An allocation below low that may not reclaim itself wakes kswapd
+ * alone; wait until it has balanced the node and gone back to sleep (5 s
+ * at most: the caller asserts it did), and give its figures.
+ */
+static void kswapd_balances_alone(struct kshim_vmscan_stats *st)
+{
+	int waited;
+
+	atomic_set(&kswapd_sleeps, 0);
+	kshim_trace.mm_vmscan_kswapd_sleep = on_kswapd_sleep;
+	kfree(kmalloc(2 * CHUNK, GFP_NOWAIT));
+	for (waited = 0; waited < 5000 && !atomic_read(&kswapd_sleeps);
+	     waited++)
+		msleep(1);
+	kshim_vmscan_get_stats(st);
+	kshim_trace.mm_vmscan_kswapd_sleep = NULL;
+}
+
+/*
  * kswapd writes dirty file folios itself only as the last resort: when
  * every file folio a pass took was dirty and not yet queued for
  * writeback (PGDAT_DIRTY: the flushers are not keeping up), on meeting
@@ -492,23 +511,14 @@ static void test_kswapd_writes_when_all_it_meets_is_dirty(void)
 {
 	struct kshim_vmscan_stats st;
 	struct inode *inode;
-	int waited;
 
 	setup_device(true);
 	inode = new_file(true, false);
 	KSHIM_ASSERT_EQ_FATAL(kshim_sysctl_write("vm/dirty_writeback_centisecs", "0"), 0);
 	set_bit(WB_start_all, &sb->s_bdi->wb.state);
-	atomic_set(&kswapd_sleeps, 0);
-	kshim_trace.mm_vmscan_kswapd_sleep = on_kswapd_sleep;
 	start_reclaim();
-	/* Below low, no direct reclaim allowed: kswapd's job alone. */
-	kfree(kmalloc(2 * CHUNK, GFP_NOWAIT));
-	for (waited = 0; waited < 5000 && !atomic_read(&kswapd_sleeps);
-	     waited++)
-		msleep(1);
-	kshim_vmscan_get_stats(&st);
+	kswapd_balances_alone(&st);
 	stop_reclaim();
-	kshim_trace.mm_vmscan_kswapd_sleep = NULL;
 	clear_bit(WB_start_all, &sb->s_bdi->wb.state);
 	KSHIM_ASSERT_EQ(kshim_sysctl_write("vm/dirty_writeback_centisecs", "500"), 0);
 	KSHIM_ASSERT(atomic_read(&kswapd_sleeps) >= 1);
@@ -691,9 +701,7 @@ static void test_reclaim_stalls_while_all_it_meets_is_under_writeback(void)
 	KSHIM_ASSERT_EQ_FATAL(count_folios(inode, is_writeback), FILE_PAGES);
 	atomic_set(&nr_direct_congested, 0);
 	atomic_set(&nr_kswapd_writeback, 0);
-	atomic_set(&kswapd_sleeps, 0);
 	kshim_trace.mm_vmscan_throttled = count_reclaim_throttles;
-	kshim_trace.mm_vmscan_kswapd_sleep = on_kswapd_sleep;
 	start_reclaim();
 	/* Below low: kswapd's job... */
 	kfree(kmalloc(2 * CHUNK, GFP_NOWAIT));
@@ -713,13 +721,9 @@ static void test_reclaim_stalls_while_all_it_meets_is_under_writeback(void)
 	KSHIM_ASSERT(inode->i_mapping->nrpages >= count_folios(inode, is_writeback));
 	KSHIM_ASSERT_EQ(filemap_fdatawait(inode->i_mapping), 0);
 	/* Written: kswapd can free them now and get the node balanced. */
-	kfree(kmalloc(2 * CHUNK, GFP_NOWAIT));
-	for (i = 0; i < 5000 && !atomic_read(&kswapd_sleeps); i++)
-		msleep(1);
-	kshim_vmscan_get_stats(&st);
+	kswapd_balances_alone(&st);
 	stop_reclaim();
 	kshim_trace.mm_vmscan_throttled = NULL;
-	kshim_trace.mm_vmscan_kswapd_sleep = NULL;
 	KSHIM_ASSERT(atomic_read(&kswapd_sleeps) >= 1);
 	KSHIM_ASSERT(st.kswapd_lru_freed >= 1);
 	kshim_bdev_clear_faults(kb);
@@ -745,23 +749,15 @@ static void test_kswapd_write_completes_after_pageout_returns(void)
 	};
 	struct kshim_vmscan_stats st;
 	struct inode *inode;
-	int waited;
 
 	setup();
 	inode = new_file(true, false);
 	KSHIM_ASSERT_FATAL(kshim_bdev_add_fault(kb, &slow) >= 0);
 	KSHIM_ASSERT_EQ_FATAL(kshim_sysctl_write("vm/dirty_writeback_centisecs", "0"), 0);
 	set_bit(WB_start_all, &sb->s_bdi->wb.state);
-	atomic_set(&kswapd_sleeps, 0);
-	kshim_trace.mm_vmscan_kswapd_sleep = on_kswapd_sleep;
 	start_reclaim();
-	kfree(kmalloc(2 * CHUNK, GFP_NOWAIT));
-	for (waited = 0; waited < 5000 && !atomic_read(&kswapd_sleeps);
-	     waited++)
-		msleep(1);
-	kshim_vmscan_get_stats(&st);
+	kswapd_balances_alone(&st);
 	stop_reclaim();
-	kshim_trace.mm_vmscan_kswapd_sleep = NULL;
 	clear_bit(WB_start_all, &sb->s_bdi->wb.state);
 	KSHIM_ASSERT_EQ(kshim_sysctl_write("vm/dirty_writeback_centisecs", "500"), 0);
 	KSHIM_ASSERT(atomic_read(&kswapd_sleeps) >= 1);
