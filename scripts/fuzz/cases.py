@@ -29,11 +29,11 @@ def load(targets):
 	return cases
 
 
-def one_run(a, fuzz, targets, c, builddir, work):
+def one_run(a, fuzz, targets, c, builddir, work, runs=None):
 	a.builddir = builddir
 	a.corpus = work
 	a.seed = c['seed']
-	a.runs = c['runs']
+	a.runs = runs or c['runs']
 	a.jobs = 1
 	a.time = 3600
 	if os.path.isdir(work):
@@ -61,12 +61,13 @@ def keep_crashes(bd, target, work):
 def check(a, targets, fuzz):
 	failed = 0
 	only = a.target		# one target's cases, or all
+	runs = a.runs		# --runs: every case's budget instead of its own
 	for i, c in enumerate(load(targets)):
 		if only and c['target'] != only:
 			continue
 		name = os.path.basename(c['patch'])
 		work = os.path.join(REPO, 'build-fuzz', 'fuzz-work', 'case-%d' % i)
-		rc, _ = one_run(a, fuzz, targets, c, 'build-fuzz', work)
+		rc, _ = one_run(a, fuzz, targets, c, 'build-fuzz', work, runs)
 		base_ok = rc == 0
 		bd = 'build-fuzz-case-%d' % i
 		if os.path.isdir(os.path.join(REPO, bd)):
@@ -75,7 +76,7 @@ def check(a, targets, fuzz):
 		env_patch = os.path.join(REPO, c['patch'])
 		fm.EXTRA_OPTIONS = ['-Dkernel_patches=' + env_patch]
 		try:
-			rc, reports = one_run(a, fuzz, targets, c, bd, work)
+			rc, reports = one_run(a, fuzz, targets, c, bd, work, runs)
 		finally:
 			fm.EXTRA_OPTIONS = []
 			keep_crashes(bd, c['target'], work)

@@ -267,7 +267,9 @@ def main(argv):
 	ap.add_argument('--seed', type=int, metavar='N',
 			help='libFuzzer\'s -seed (a run repeats with one job)')
 	ap.add_argument('--runs', type=int, metavar='N',
-			help='stop after N executions (libFuzzer\'s -runs)')
+			help='stop after N executions (libFuzzer\'s -runs); '
+			'with --check-cases, every case\'s budget instead of '
+			'its own')
 	ap.add_argument('--check-cases', action='store_true',
 			help='re-check fuzz/cases.json: each demonstration '
 			'patch is found, the base tree gives nothing (with '
