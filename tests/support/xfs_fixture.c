@@ -7,6 +7,7 @@
 #include "xfs_trans_priv.h"
 #include <kshim/ktest.h>
 #include <kshim/runtime.h>
+#include <kshim/vfs.h>
 
 #define DEFAULT_SIZE	(64ULL << 20)
 
@@ -274,4 +275,37 @@ unsigned int xfs_fixture_ail_items(struct xfs_ail *ailp)
 		n++;
 	spin_unlock(&ailp->ail_lock);
 	return n;
+}
+
+struct dentry *xfs_fixture_mount_root(struct xfs_fixture *f)
+{
+	xfs_fixture_mount_new(f);
+	return kshim_vfs_root(kshim_xfs_sb(f->x));
+}
+
+void xfs_fixture_remount_root(struct xfs_fixture *f, struct dentry **root)
+{
+	kshim_vfs_put(*root);
+	xfs_fixture_unmount(f);
+	KSHIM_ASSERT_EQ_FATAL(xfs_fixture_remount(f), 0);
+	*root = kshim_vfs_root(kshim_xfs_sb(f->x));
+}
+
+void xfs_fixture_finish(struct xfs_fixture *f, struct dentry *root)
+{
+	kshim_vfs_put(root);
+	xfs_fixture_unmount(f);
+	xfs_fixture_remove(f);
+}
+
+bool xfs_fixture_exists(struct dentry *dir, const char *name)
+{
+	struct dentry *d = kshim_vfs_lookup(dir, name);
+
+	if (IS_ERR(d)) {
+		KSHIM_ASSERT_EQ(PTR_ERR(d), -ENOENT);
+		return false;
+	}
+	kshim_vfs_put(d);
+	return true;
 }

@@ -198,6 +198,21 @@ int xfs_fixture_repair_check(struct xfs_fixture *f);
  */
 void xfs_fixture_remove(struct xfs_fixture *f);
 
+/*
+ * Through the VFS (kshim/vfs.h), for tests that work by name:
+ * xfs_fixture_mount_root() mounts a fresh filesystem and gives its root
+ * dentry; xfs_fixture_remount_root() puts *root, unmounts, mounts again
+ * (recovery, after a crash) and gives the new root in *root;
+ * xfs_fixture_finish() puts the root, unmounts and removes the image
+ * (xfs_repair -n checks it first); xfs_fixture_exists() says whether
+ * NAME is in DIR (any lookup error but -ENOENT fails the test).
+ */
+struct dentry;
+struct dentry *xfs_fixture_mount_root(struct xfs_fixture *f);
+void xfs_fixture_remount_root(struct xfs_fixture *f, struct dentry **root);
+void xfs_fixture_finish(struct xfs_fixture *f, struct dentry *root);
+bool xfs_fixture_exists(struct dentry *dir, const char *name);
+
 /**
  * xfs_fixture_commit() - one transaction writing scratch blocks
  * @f: the fixture, mounted

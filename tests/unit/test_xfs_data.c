@@ -53,12 +53,6 @@ struct mfile {
 	loff_t size;
 };
 
-static struct dentry *mount_root(struct xfs_fixture *fx)
-{
-	xfs_fixture_mount_new(fx);
-	return kshim_vfs_root(kshim_xfs_sb(fx->x));
-}
-
 static void mopen(struct mfile *m, struct dentry *dir, const char *name,
 		  int flags)
 {
@@ -215,7 +209,7 @@ static int extent_state(struct file *f, loff_t off)
 static void test_buffered_write_read_back(void)
 {
 	struct xfs_fixture fx = { .dev = &dev_ssd };
-	struct dentry *root = mount_root(&fx);
+	struct dentry *root = xfs_fixture_mount_root(&fx);
 	struct mfile m[1] = { };
 	u64 s = kshim_seed();
 	struct kstat st;
@@ -256,7 +250,7 @@ static void test_buffered_write_read_back(void)
 static void test_unwritten_extents_convert_at_completion(void)
 {
 	struct xfs_fixture fx = { .dev = &dev_ssd };
-	struct dentry *root = mount_root(&fx);
+	struct dentry *root = xfs_fixture_mount_root(&fx);
 	struct mfile m[1] = { };
 	u64 s = kshim_seed();
 
@@ -303,7 +297,7 @@ static void shift(struct mfile *m, loff_t from, loff_t to)
 static void test_punch_zero_collapse_insert(void)
 {
 	struct xfs_fixture fx = { .dev = &dev_ssd };
-	struct dentry *root = mount_root(&fx);
+	struct dentry *root = xfs_fixture_mount_root(&fx);
 	struct mfile m[1] = { };
 	u64 s = kshim_seed();
 
@@ -358,7 +352,7 @@ static void test_punch_zero_collapse_insert(void)
 static void test_truncate_down_and_up(void)
 {
 	struct xfs_fixture fx = { .dev = &dev_ssd };
-	struct dentry *root = mount_root(&fx);
+	struct dentry *root = xfs_fixture_mount_root(&fx);
 	struct mfile m[2] = { };
 	u64 s = kshim_seed();
 
@@ -407,7 +401,7 @@ static void test_truncate_down_and_up(void)
 static void test_direct_io(void)
 {
 	struct xfs_fixture fx = { .dev = &dev_ssd };
-	struct dentry *root = mount_root(&fx);
+	struct dentry *root = xfs_fixture_mount_root(&fx);
 	struct mfile m[2] = { };
 	u64 s = kshim_seed();
 	size_t len = 64 * KB;
@@ -474,7 +468,7 @@ static xfs_fsblock_t disk_block(struct file *f, loff_t off)
 static void test_reflink_clone_then_copy_on_write(void)
 {
 	struct xfs_fixture fx = { .dev = &dev_ssd };
-	struct dentry *root = mount_root(&fx);
+	struct dentry *root = xfs_fixture_mount_root(&fx);
 	struct mfile m[2] = { };
 	u64 s = kshim_seed();
 
@@ -537,7 +531,7 @@ static void test_reflink_clone_then_copy_on_write(void)
 static void test_append_and_nowait(void)
 {
 	struct xfs_fixture fx = { .dev = &dev_ssd };
-	struct dentry *root = mount_root(&fx);
+	struct dentry *root = xfs_fixture_mount_root(&fx);
 	struct mfile m[1] = { };
 	u64 s = kshim_seed();
 	u8 b[100];
@@ -594,7 +588,7 @@ static void test_append_and_nowait(void)
 static void test_synced_data_survives_power_cut(void)
 {
 	struct xfs_fixture fx = { .dev = &dev_ssd };
-	struct dentry *root = mount_root(&fx);
+	struct dentry *root = xfs_fixture_mount_root(&fx);
 	struct mfile m[4] = { };
 	u64 s = kshim_seed();
 	unsigned int i;
@@ -653,7 +647,7 @@ static void test_synced_data_survives_power_cut(void)
 static void test_dirty_data_is_throttled_and_flushed(void)
 {
 	struct xfs_fixture fx = { .dev = &dev_ssd, .size = 128 << 20 };
-	struct dentry *root = mount_root(&fx);
+	struct dentry *root = xfs_fixture_mount_root(&fx);
 	long ratio = kshim_sysctl_read_long("vm/dirty_ratio");
 	long bg_ratio = kshim_sysctl_read_long("vm/dirty_background_ratio");
 	unsigned long limit = 2 << 20, peak = 0, dirty;

@@ -50,39 +50,6 @@
 
 /* ---- helpers ------------------------------------------------------------ */
 
-static struct dentry *mount_root(struct xfs_fixture *fx)
-{
-	xfs_fixture_mount_new(fx);
-	return kshim_vfs_root(kshim_xfs_sb(fx->x));
-}
-
-static void remount(struct xfs_fixture *fx, struct dentry **root)
-{
-	kshim_vfs_put(*root);
-	xfs_fixture_unmount(fx);
-	KSHIM_ASSERT_EQ_FATAL(xfs_fixture_remount(fx), 0);
-	*root = kshim_vfs_root(kshim_xfs_sb(fx->x));
-}
-
-static void finish(struct xfs_fixture *fx, struct dentry *root)
-{
-	kshim_vfs_put(root);
-	xfs_fixture_unmount(fx);
-	xfs_fixture_remove(fx);
-}
-
-static bool exists(struct dentry *dir, const char *name)
-{
-	struct dentry *d = kshim_vfs_lookup(dir, name);
-
-	if (IS_ERR(d)) {
-		KSHIM_ASSERT_EQ(PTR_ERR(d), -ENOENT);
-		return false;
-	}
-	kshim_vfs_put(d);
-	return true;
-}
-
 static struct kstat stat_of(struct dentry *d)
 {
 	struct kstat st = { };
@@ -221,7 +188,7 @@ static loff_t fill_with(struct file *big)
 static void test_unlinked_open_file_is_freed_at_its_last_close(void)
 {
 	struct xfs_fixture fx = { };
-	struct dentry *root = mount_root(&fx);
+	struct dentry *root = xfs_fixture_mount_root(&fx);
 	struct xfs_mount *mp = fx.mp;
 	struct fs_counts before, now;
 	struct file *f;
@@ -231,7 +198,7 @@ static void test_unlinked_open_file_is_freed_at_its_last_close(void)
 	before = settle_and_count(mp);
 	create_with_data(root, "f", DATA_LEN, &f);
 	KSHIM_ASSERT_EQ(kshim_vfs_unlink(root, "f"), 0);
-	KSHIM_ASSERT(!exists(root, "f"));
+	KSHIM_ASSERT(!xfs_fixture_exists(root, "f"));
 	KSHIM_ASSERT_EQ(stat_of(f->f_path.dentry).nlink, 0);
 	KSHIM_ASSERT_EQ(kshim_vfs_link(f->f_path.dentry, root, "back"),
 			-ENOENT);
@@ -251,15 +218,15 @@ static void test_unlinked_open_file_is_freed_at_its_last_close(void)
 	KSHIM_ASSERT_EQ(now.icount, before.icount);
 	KSHIM_ASSERT_EQ(now.ifree, before.ifree);
 
-	remount(&fx, &root);
+	xfs_fixture_remount_root(&fx, &root);
 	mp = fx.mp;
 	now = settle_and_count(mp);
 	KSHIM_ASSERT_EQ(unlinked_lists(mp), 0);
 	KSHIM_ASSERT_EQ(now.fdblocks, before.fdblocks);
 	KSHIM_ASSERT_EQ(now.ifree, before.ifree);
-	KSHIM_ASSERT(!exists(root, "back"));
+	KSHIM_ASSERT(!xfs_fixture_exists(root, "back"));
 	kfree(buf);
-	finish(&fx, root);
+	xfs_fixture_finish(&fx, root);
 }
 
 /*
@@ -272,7 +239,7 @@ static void test_unlinked_open_file_is_freed_at_its_last_close(void)
 static void test_crash_before_inactivation_is_finished_by_recovery(void)
 {
 	struct xfs_fixture fx = { };
-	struct dentry *root = mount_root(&fx);
+	struct dentry *root = xfs_fixture_mount_root(&fx);
 	struct xfs_mount *mp = fx.mp;
 	struct fs_counts before, now;
 	struct file *f;
@@ -299,8 +266,8 @@ static void test_crash_before_inactivation_is_finished_by_recovery(void)
 	KSHIM_ASSERT_EQ(unlinked_lists(mp), 0);
 	KSHIM_ASSERT_EQ(now.fdblocks, before.fdblocks);
 	KSHIM_ASSERT_EQ(now.ifree, before.ifree);
-	KSHIM_ASSERT(!exists(root, "f"));
-	finish(&fx, root);
+	KSHIM_ASSERT(!xfs_fixture_exists(root, "f"));
+	xfs_fixture_finish(&fx, root);
 }
 
 /* ---- a shutdown in the middle of inactivation --------------------------- */
@@ -355,7 +322,7 @@ static void close_fn(void *file)
 static void test_shutdown_during_inactivation_is_finished_by_recovery(void)
 {
 	struct xfs_fixture fx = { };
-	struct dentry *root = mount_root(&fx);
+	struct dentry *root = xfs_fixture_mount_root(&fx);
 	struct xfs_mount *mp = fx.mp;
 	struct fs_counts before, now;
 	struct busy_worker busy;
@@ -393,7 +360,7 @@ static void test_shutdown_during_inactivation_is_finished_by_recovery(void)
 	KSHIM_ASSERT_EQ(unlinked_lists(mp), 0);
 	KSHIM_ASSERT_EQ(now.fdblocks, before.fdblocks);
 	KSHIM_ASSERT_EQ(now.ifree, before.ifree);
-	finish(&fx, root);
+	xfs_fixture_finish(&fx, root);
 }
 
 /* Let the buffer cache's shrinker go over every unused buffer until even
@@ -421,7 +388,7 @@ static void shrink_buffer_cache(struct xfs_mount *mp)
 static void test_agi_read_error_freeing_an_inode_shuts_down(void)
 {
 	struct xfs_fixture fx = { };
-	struct dentry *root = mount_root(&fx);
+	struct dentry *root = xfs_fixture_mount_root(&fx);
 	struct xfs_mount *mp = fx.mp;
 	struct kshim_bdev *kb = kshim_xfs_data_bdev(fx.x);
 	struct fs_counts before, now;
@@ -462,7 +429,7 @@ static void test_agi_read_error_freeing_an_inode_shuts_down(void)
 	KSHIM_ASSERT_EQ(unlinked_lists(mp), 0);
 	KSHIM_ASSERT_EQ(now.fdblocks, before.fdblocks);
 	KSHIM_ASSERT_EQ(now.ifree, before.ifree);
-	finish(&fx, root);
+	xfs_fixture_finish(&fx, root);
 }
 
 /* ---- a corrupt symlink -------------------------------------------------- */
@@ -481,7 +448,7 @@ static void test_agi_read_error_freeing_an_inode_shuts_down(void)
 static void test_unlinked_symlink_of_corrupt_size_is_left_allocated(void)
 {
 	struct xfs_fixture fx = { };
-	struct dentry *root = mount_root(&fx), *l;
+	struct dentry *root = xfs_fixture_mount_root(&fx), *l;
 	char target[REMOTE_TARGET_LEN + 1];
 	struct fs_counts before, now;
 	u64 ino;
@@ -524,9 +491,9 @@ static void test_unlinked_symlink_of_corrupt_size_is_left_allocated(void)
 	root = kshim_vfs_root(kshim_xfs_sb(fx.x));
 	now = settle_and_count(fx.mp);
 	KSHIM_ASSERT_EQ(unlinked_lists(fx.mp), 0);
-	KSHIM_ASSERT(!exists(root, "l"));
-	KSHIM_ASSERT(exists(root, "dirty"));
-	finish(&fx, root);
+	KSHIM_ASSERT(!xfs_fixture_exists(root, "l"));
+	KSHIM_ASSERT(xfs_fixture_exists(root, "dirty"));
+	xfs_fixture_finish(&fx, root);
 }
 
 /* ---- no room for the finobt reservation --------------------------------- */
@@ -547,7 +514,7 @@ static void test_unlinked_symlink_of_corrupt_size_is_left_allocated(void)
 static void test_unlinked_inode_is_freed_without_a_finobt_reservation(void)
 {
 	struct xfs_fixture fx = { };
-	struct dentry *root = mount_root(&fx);
+	struct dentry *root = xfs_fixture_mount_root(&fx);
 	struct file *big;
 	char cmd[512];
 
@@ -570,14 +537,14 @@ static void test_unlinked_inode_is_freed_without_a_finobt_reservation(void)
 	KSHIM_ASSERT_EQ(xfs_inodegc_flush(fx.mp), 0);
 	KSHIM_ASSERT(!kshim_printk_contains("Failed to remove inode(s)"));
 	KSHIM_ASSERT_EQ(unlinked_lists(fx.mp), 0);
-	KSHIM_ASSERT(!exists(root, "victim"));
+	KSHIM_ASSERT(!xfs_fixture_exists(root, "victim"));
 	kshim_vfs_put(root);
 
 	KSHIM_ASSERT_EQ(xfs_fixture_crash(&fx, KSHIM_CRASH_DROP_ALL), 0);
 	KSHIM_ASSERT_EQ_FATAL(xfs_fixture_remount(&fx), 0);
 	root = kshim_vfs_root(kshim_xfs_sb(fx.x));
 	KSHIM_ASSERT_EQ(unlinked_lists(fx.mp), 0);
-	finish(&fx, root);
+	xfs_fixture_finish(&fx, root);
 }
 
 /* ---- inode chunks ------------------------------------------------------- */
@@ -630,7 +597,7 @@ static void test_freeing_a_whole_chunk_leaves_its_neighbours_alone(void)
 {
 	static struct chunk_files cf;
 	struct xfs_fixture fx = { };
-	struct dentry *root = mount_root(&fx), *d;
+	struct dentry *root = xfs_fixture_mount_root(&fx), *d;
 	struct xfs_mount *mp = fx.mp;
 	struct fs_counts before, now;
 	u64 freed, kept;
@@ -666,10 +633,10 @@ static void test_freeing_a_whole_chunk_leaves_its_neighbours_alone(void)
 		kshim_vfs_put(d);
 	}
 
-	remount(&fx, &root);
+	xfs_fixture_remount_root(&fx, &root);
 	for (i = 0; i < NR_CHUNK_FILES; i++) {
 		if (chunk_of(cf.ino[i]) == freed) {
-			KSHIM_ASSERT(!exists(root, cf.name[i]));
+			KSHIM_ASSERT(!xfs_fixture_exists(root, cf.name[i]));
 		} else {
 			struct kstat st = stat_name(root, cf.name[i]);
 			umode_t mode = chunk_of(cf.ino[i]) == kept ? 0600
@@ -679,7 +646,7 @@ static void test_freeing_a_whole_chunk_leaves_its_neighbours_alone(void)
 			KSHIM_ASSERT_EQ(st.mode & 0777, mode);
 		}
 	}
-	finish(&fx, root);
+	xfs_fixture_finish(&fx, root);
 }
 
 /* Free space in runs of 7 blocks (28 KiB holes every 64 KiB): no run
@@ -701,7 +668,7 @@ static void test_sparse_chunks_on_fragmented_space_are_freed(void)
 {
 	struct xfs_fixture fx = { .mkfs_opts = "-m reflink=0,finobt=0 "
 						"-i sparse=1" };
-	struct dentry *root = mount_root(&fx), *dir;
+	struct dentry *root = xfs_fixture_mount_root(&fx), *dir;
 	struct xfs_mount *mp = fx.mp;
 	struct fs_counts before, now;
 	struct file *big;
@@ -738,10 +705,10 @@ static void test_sparse_chunks_on_fragmented_space_are_freed(void)
 	KSHIM_ASSERT_EQ(unlinked_lists(mp), 0);
 
 	KSHIM_ASSERT_EQ(kshim_vfs_close(big), 0);
-	remount(&fx, &root);
+	xfs_fixture_remount_root(&fx, &root);
 	now = settle_and_count(fx.mp);
 	KSHIM_ASSERT_EQ(now.icount, before.icount);
-	finish(&fx, root);
+	xfs_fixture_finish(&fx, root);
 }
 
 /* ---- a filestream directory --------------------------------------------- */
@@ -771,7 +738,7 @@ static int active_streams(struct xfs_mount *mp)
 static void test_removing_a_filestream_directory_ends_its_stream(void)
 {
 	struct xfs_fixture fx = { };
-	struct dentry *root = mount_root(&fx), *dir;
+	struct dentry *root = xfs_fixture_mount_root(&fx), *dir;
 	struct file *f;
 	u64 ino;
 
@@ -795,7 +762,7 @@ static void test_removing_a_filestream_directory_ends_its_stream(void)
 	KSHIM_ASSERT_EQ(kshim_vfs_rmdir(root, "s"), 0);
 	KSHIM_ASSERT_EQ(xfs_inodegc_flush(fx.mp), 0);
 	KSHIM_ASSERT_EQ(active_streams(fx.mp), 0);
-	finish(&fx, root);
+	xfs_fixture_finish(&fx, root);
 }
 
 /* ---- link's refusals ---------------------------------------------------- */
@@ -816,7 +783,7 @@ static void link_name(char *buf, size_t len, int i)
 static void test_link_on_a_full_filesystem_fails_cleanly(void)
 {
 	struct xfs_fixture fx = { };
-	struct dentry *root = mount_root(&fx), *dir, *f;
+	struct dentry *root = xfs_fixture_mount_root(&fx), *dir, *f;
 	struct file *big;
 	char name[256];
 	int err = 0, links;
@@ -834,7 +801,7 @@ static void test_link_on_a_full_filesystem_fails_cleanly(void)
 			break;
 	}
 	KSHIM_ASSERT_EQ(err, -ENOSPC);
-	KSHIM_ASSERT(!exists(dir, name));
+	KSHIM_ASSERT(!xfs_fixture_exists(dir, name));
 	KSHIM_ASSERT_EQ(stat_of(f).nlink, 1 + links);
 	kshim_info("link: %d links before ENOSPC\n", links);
 
@@ -846,13 +813,13 @@ static void test_link_on_a_full_filesystem_fails_cleanly(void)
 	kshim_vfs_put(f);
 	kshim_vfs_put(dir);
 
-	remount(&fx, &root);
+	xfs_fixture_remount_root(&fx, &root);
 	KSHIM_ASSERT_EQ(stat_name(root, "f").nlink, 2 + links);
 	dir = kshim_vfs_lookup(root, "d");
 	KSHIM_ASSERT_FATAL(!IS_ERR(dir));
-	KSHIM_ASSERT(exists(dir, name));
+	KSHIM_ASSERT(xfs_fixture_exists(dir, name));
 	kshim_vfs_put(dir);
-	finish(&fx, root);
+	xfs_fixture_finish(&fx, root);
 }
 
 /* A link or an unlink from its own task (each in its own directory: the
@@ -886,7 +853,7 @@ static void unlink_fn(void *arg)
 static void test_link_and_unlink_waiting_for_log_space_fail_at_shutdown(void)
 {
 	struct xfs_fixture fx = { };
-	struct dentry *root = mount_root(&fx), *d1, *d2, *f;
+	struct dentry *root = xfs_fixture_mount_root(&fx), *d1, *d2, *f;
 	struct xfs_mount *mp = fx.mp;
 	struct xlog *log = mp->m_log;
 	struct namespace_op lk = { .name = "l" }, ul = { .name = "u" };
@@ -921,16 +888,16 @@ static void test_link_and_unlink_waiting_for_log_space_fail_at_shutdown(void)
 	kshim_vfs_put(d1);
 	kshim_vfs_put(d2);
 
-	remount(&fx, &root);
+	xfs_fixture_remount_root(&fx, &root);
 	KSHIM_ASSERT_EQ(stat_name(root, "f").nlink, 1);
 	d1 = kshim_vfs_lookup(root, "d1");
 	d2 = kshim_vfs_lookup(root, "d2");
 	KSHIM_ASSERT_FATAL(!IS_ERR(d1) && !IS_ERR(d2));
-	KSHIM_ASSERT(!exists(d1, "l"));
-	KSHIM_ASSERT(exists(d2, "u"));
+	KSHIM_ASSERT(!xfs_fixture_exists(d1, "l"));
+	KSHIM_ASSERT(xfs_fixture_exists(d2, "u"));
 	kshim_vfs_put(d1);
 	kshim_vfs_put(d2);
-	finish(&fx, root);
+	xfs_fixture_finish(&fx, root);
 }
 
 #define PROJID	42
@@ -945,7 +912,7 @@ static void test_link_and_unlink_waiting_for_log_space_fail_at_shutdown(void)
 static void test_links_into_a_project_directory(void)
 {
 	struct xfs_fixture fx = { };
-	struct dentry *root = mount_root(&fx), *proj, *d;
+	struct dentry *root = xfs_fixture_mount_root(&fx), *proj, *d;
 	u64 proj_ino;
 
 	KSHIM_ASSERT_EQ_FATAL(kshim_vfs_mkdir(root, "proj", 0755, &proj), 0);
@@ -969,7 +936,7 @@ static void test_links_into_a_project_directory(void)
 	KSHIM_ASSERT_EQ(kshim_vfs_link(d, proj, "outside"), -EXDEV);
 	KSHIM_ASSERT_EQ(stat_of(d).nlink, 1);
 	kshim_vfs_put(d);
-	KSHIM_ASSERT(!exists(proj, "outside"));
+	KSHIM_ASSERT(!xfs_fixture_exists(proj, "outside"));
 
 	d = kshim_vfs_lookup(root, "fifo");
 	KSHIM_ASSERT_FATAL(!IS_ERR(d));
@@ -983,14 +950,14 @@ static void test_links_into_a_project_directory(void)
 	kshim_vfs_put(d);
 	kshim_vfs_put(proj);
 
-	remount(&fx, &root);
+	xfs_fixture_remount_root(&fx, &root);
 	proj = kshim_vfs_lookup(root, "proj");
 	KSHIM_ASSERT_FATAL(!IS_ERR(proj));
 	KSHIM_ASSERT_EQ(stat_name(proj, "in2").nlink, 2);
 	KSHIM_ASSERT_EQ(stat_name(proj, "fifo").nlink, 2);
-	KSHIM_ASSERT(!exists(proj, "outside"));
+	KSHIM_ASSERT(!xfs_fixture_exists(proj, "outside"));
 	kshim_vfs_put(proj);
-	finish(&fx, root);
+	xfs_fixture_finish(&fx, root);
 }
 
 static const struct kshim_test tests[] = {

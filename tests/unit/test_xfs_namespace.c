@@ -16,39 +16,6 @@
 #include <kshim/vfs.h>
 #include "xfs_fixture.h"
 
-static struct dentry *mount_root(struct xfs_fixture *fx)
-{
-	xfs_fixture_mount_new(fx);
-	return kshim_vfs_root(kshim_xfs_sb(fx->x));
-}
-
-static void remount(struct xfs_fixture *fx, struct dentry **root)
-{
-	kshim_vfs_put(*root);
-	xfs_fixture_unmount(fx);
-	KSHIM_ASSERT_EQ_FATAL(xfs_fixture_remount(fx), 0);
-	*root = kshim_vfs_root(kshim_xfs_sb(fx->x));
-}
-
-static void finish(struct xfs_fixture *fx, struct dentry *root)
-{
-	kshim_vfs_put(root);
-	xfs_fixture_unmount(fx);
-	xfs_fixture_remove(fx);
-}
-
-static bool exists(struct dentry *dir, const char *name)
-{
-	struct dentry *d = kshim_vfs_lookup(dir, name);
-
-	if (IS_ERR(d)) {
-		KSHIM_ASSERT_EQ(PTR_ERR(d), -ENOENT);
-		return false;
-	}
-	kshim_vfs_put(d);
-	return true;
-}
-
 static unsigned int nlink_of(struct dentry *dir, const char *name)
 {
 	struct dentry *d = kshim_vfs_lookup(dir, name);
@@ -63,7 +30,7 @@ static unsigned int nlink_of(struct dentry *dir, const char *name)
 static void test_create_mkdir_link_unlink_rmdir(void)
 {
 	struct xfs_fixture fx = { 0 };
-	struct dentry *root = mount_root(&fx), *dir, *file;
+	struct dentry *root = xfs_fixture_mount_root(&fx), *dir, *file;
 	struct kstat st;
 
 	KSHIM_ASSERT_EQ(kshim_vfs_mkdir(root, "d", 0777, &dir), 0);
@@ -82,33 +49,33 @@ static void test_create_mkdir_link_unlink_rmdir(void)
 	kshim_vfs_put(dir);
 
 	/* The same after a remount: it was all logged. */
-	remount(&fx, &root);
+	xfs_fixture_remount_root(&fx, &root);
 	KSHIM_ASSERT_EQ(nlink_of(root, "g"), 2);
 	dir = kshim_vfs_lookup(root, "d");
 	KSHIM_ASSERT_FATAL(!IS_ERR(dir));
-	KSHIM_ASSERT(exists(dir, "f"));
+	KSHIM_ASSERT(xfs_fixture_exists(dir, "f"));
 	KSHIM_ASSERT_EQ(kshim_vfs_rmdir(root, "d"), -ENOTEMPTY);
 	KSHIM_ASSERT_EQ(kshim_vfs_unlink(dir, "f"), 0);
-	KSHIM_ASSERT(!exists(dir, "f"));
+	KSHIM_ASSERT(!xfs_fixture_exists(dir, "f"));
 	KSHIM_ASSERT_EQ(nlink_of(root, "g"), 1);
 	KSHIM_ASSERT_EQ(kshim_vfs_rmdir(dir, "sub"), 0);
 	kshim_vfs_put(dir);
 	KSHIM_ASSERT_EQ(kshim_vfs_rmdir(root, "d"), 0);
 	KSHIM_ASSERT_EQ(kshim_vfs_unlink(root, "g"), 0);
-	KSHIM_ASSERT(!exists(root, "g"));
+	KSHIM_ASSERT(!xfs_fixture_exists(root, "g"));
 	KSHIM_ASSERT_EQ(kshim_vfs_getattr(root, &st), 0);
 	KSHIM_ASSERT_EQ(st.nlink, 2);
 
-	remount(&fx, &root);
-	KSHIM_ASSERT(!exists(root, "d"));
-	KSHIM_ASSERT(!exists(root, "g"));
-	finish(&fx, root);
+	xfs_fixture_remount_root(&fx, &root);
+	KSHIM_ASSERT(!xfs_fixture_exists(root, "d"));
+	KSHIM_ASSERT(!xfs_fixture_exists(root, "g"));
+	xfs_fixture_finish(&fx, root);
 }
 
 static void test_namespace_errors_are_the_kernels(void)
 {
 	struct xfs_fixture fx = { 0 };
-	struct dentry *root = mount_root(&fx), *file;
+	struct dentry *root = xfs_fixture_mount_root(&fx), *file;
 	char longname[MAXNAMELEN + 1];
 
 	memset(longname, 'x', MAXNAMELEN);
@@ -132,13 +99,13 @@ static void test_namespace_errors_are_the_kernels(void)
 	KSHIM_ASSERT_EQ(kshim_vfs_rename(root, "d", root, "f", 0), -ENOTDIR);
 	KSHIM_ASSERT(PTR_ERR(kshim_vfs_lookup(root, "nothing")) == -ENOENT);
 	kshim_vfs_put(file);
-	finish(&fx, root);
+	xfs_fixture_finish(&fx, root);
 }
 
 static void test_rename_flags(void)
 {
 	struct xfs_fixture fx = { 0 };
-	struct dentry *root = mount_root(&fx), *a, *b, *d;
+	struct dentry *root = xfs_fixture_mount_root(&fx), *a, *b, *d;
 	struct kstat sa, sb, st;
 	char buf[8];
 
@@ -174,7 +141,7 @@ static void test_rename_flags(void)
 	kshim_vfs_put(a);
 	/* Over an existing name: the target's inode goes. */
 	KSHIM_ASSERT_EQ(kshim_vfs_rename(root, "c", root, "b", 0), 0);
-	KSHIM_ASSERT(!exists(root, "c"));
+	KSHIM_ASSERT(!xfs_fixture_exists(root, "c"));
 	b = kshim_vfs_lookup(root, "b");
 	KSHIM_ASSERT_FATAL(!IS_ERR(b));
 	KSHIM_ASSERT_EQ(kshim_vfs_getattr(b, &st), 0);
@@ -188,24 +155,24 @@ static void test_rename_flags(void)
 	KSHIM_ASSERT_EQ(kshim_vfs_symlink(d, "l", "../b", NULL), 0);
 	kshim_vfs_put(d);
 
-	remount(&fx, &root);
-	KSHIM_ASSERT(!exists(root, "d"));
+	xfs_fixture_remount_root(&fx, &root);
+	KSHIM_ASSERT(!xfs_fixture_exists(root, "d"));
 	d = kshim_vfs_lookup(root, "d2");
 	KSHIM_ASSERT_FATAL(!IS_ERR(d));
-	KSHIM_ASSERT(exists(d, "e"));
+	KSHIM_ASSERT(xfs_fixture_exists(d, "e"));
 	a = kshim_vfs_lookup(d, "l");
 	KSHIM_ASSERT_FATAL(!IS_ERR(a));
 	KSHIM_ASSERT_EQ(kshim_vfs_readlink(a, buf, sizeof(buf)), 4);
 	KSHIM_ASSERT(!strcmp(buf, "../b"));
 	kshim_vfs_put(a);
 	kshim_vfs_put(d);
-	finish(&fx, root);
+	xfs_fixture_finish(&fx, root);
 }
 
 static void test_setattr_mode_owner_times(void)
 {
 	struct xfs_fixture fx = { 0 };
-	struct dentry *root = mount_root(&fx), *f;
+	struct dentry *root = xfs_fixture_mount_root(&fx), *f;
 	struct kstat st;
 
 	KSHIM_ASSERT_EQ(kshim_vfs_create(root, "f", 0644, &f), 0);
@@ -219,7 +186,7 @@ static void test_setattr_mode_owner_times(void)
 	KSHIM_ASSERT_EQ(kshim_vfs_utimes(f, 1000000, 2000000), 0);
 	kshim_vfs_put(f);
 
-	remount(&fx, &root);
+	xfs_fixture_remount_root(&fx, &root);
 	f = kshim_vfs_lookup(root, "f");
 	KSHIM_ASSERT_FATAL(!IS_ERR(f));
 	KSHIM_ASSERT_EQ(kshim_vfs_getattr(f, &st), 0);
@@ -228,7 +195,7 @@ static void test_setattr_mode_owner_times(void)
 	KSHIM_ASSERT_EQ(st.atime.tv_sec, 1000000);
 	KSHIM_ASSERT_EQ(st.mtime.tv_sec, 2000000);
 	kshim_vfs_put(f);
-	finish(&fx, root);
+	xfs_fixture_finish(&fx, root);
 }
 
 /* One value of each of XFS's attribute forms: in the inode (short
@@ -237,7 +204,7 @@ static void test_xattr_short_leaf_and_remote(void)
 {
 	static char big[5000], got[5000];
 	struct xfs_fixture fx = { 0 };
-	struct dentry *root = mount_root(&fx), *f;
+	struct dentry *root = xfs_fixture_mount_root(&fx), *f;
 	char name[32], list[4096];
 	ssize_t len;
 	int i;
@@ -264,7 +231,7 @@ static void test_xattr_short_leaf_and_remote(void)
 			(ssize_t)sizeof(big));
 	kshim_vfs_put(f);
 
-	remount(&fx, &root);
+	xfs_fixture_remount_root(&fx, &root);
 	f = kshim_vfs_lookup(root, "f");
 	KSHIM_ASSERT_FATAL(!IS_ERR(f));
 	KSHIM_ASSERT_EQ(kshim_vfs_getxattr(f, "trusted.remote", got,
@@ -288,7 +255,7 @@ static void test_xattr_short_leaf_and_remote(void)
 	kshim_vfs_put(f);
 	/* The file goes with its attribute fork (inactivation). */
 	KSHIM_ASSERT_EQ(kshim_vfs_unlink(root, "f"), 0);
-	finish(&fx, root);
+	xfs_fixture_finish(&fx, root);
 }
 
 struct listing {
@@ -324,7 +291,7 @@ static bool collect(void *arg, const char *name, int len, u64 ino,
 static void test_readdir_lists_every_entry(void)
 {
 	struct xfs_fixture fx = { 0 };
-	struct dentry *root = mount_root(&fx), *dir;
+	struct dentry *root = xfs_fixture_mount_root(&fx), *dir;
 	struct listing l = { 0 };
 	char name[16];
 	int i;
@@ -344,7 +311,7 @@ static void test_readdir_lists_every_entry(void)
 	}
 	kshim_vfs_put(dir);
 
-	remount(&fx, &root);
+	xfs_fixture_remount_root(&fx, &root);
 	dir = kshim_vfs_lookup(root, "dir");
 	KSHIM_ASSERT_FATAL(!IS_ERR(dir));
 	memset(&l, 0, sizeof(l));
@@ -353,7 +320,7 @@ static void test_readdir_lists_every_entry(void)
 	for (i = 0; i < 256; i++)
 		KSHIM_ASSERT_EQ(!!test_bit(i, l.seen), i % 2);
 	kshim_vfs_put(dir);
-	finish(&fx, root);
+	xfs_fixture_finish(&fx, root);
 }
 
 /*
@@ -367,7 +334,7 @@ static void test_readdir_lists_every_entry(void)
 static void test_enospc_and_space_back(void)
 {
 	struct xfs_fixture fx = { 0 };
-	struct dentry *root = mount_root(&fx);
+	struct dentry *root = xfs_fixture_mount_root(&fx);
 	struct file *big;
 	char name[32];
 	loff_t off = 0;
@@ -393,9 +360,9 @@ static void test_enospc_and_space_back(void)
 		created++;
 	}
 	KSHIM_ASSERT_EQ(err, -ENOSPC);
-	KSHIM_ASSERT(!exists(root, name));
+	KSHIM_ASSERT(!xfs_fixture_exists(root, name));
 	KSHIM_ASSERT_EQ(kshim_vfs_mkdir(root, "d", 0755, NULL), -ENOSPC);
-	KSHIM_ASSERT(!exists(root, "d"));
+	KSHIM_ASSERT(!xfs_fixture_exists(root, "d"));
 	kshim_info("enospc: %d names created after the data filled it\n",
 		   created);
 
@@ -408,11 +375,11 @@ static void test_enospc_and_space_back(void)
 	KSHIM_ASSERT_EQ(kshim_vfs_fallocate(big, 0, 0, 16 * SZ_1M), 0);
 	KSHIM_ASSERT_EQ(kshim_vfs_close(big), 0);
 
-	remount(&fx, &root);
-	KSHIM_ASSERT(exists(root, name));
-	KSHIM_ASSERT(exists(root, "d"));
-	KSHIM_ASSERT(!exists(root, "big"));
-	finish(&fx, root);
+	xfs_fixture_remount_root(&fx, &root);
+	KSHIM_ASSERT(xfs_fixture_exists(root, name));
+	KSHIM_ASSERT(xfs_fixture_exists(root, "d"));
+	KSHIM_ASSERT(!xfs_fixture_exists(root, "big"));
+	xfs_fixture_finish(&fx, root);
 }
 
 static const struct kshim_test tests[] = {
