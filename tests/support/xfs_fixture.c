@@ -2,6 +2,8 @@
 /* The steps of an XFS log test (xfs_fixture.h). */
 #include <linux/kernel.h>
 #include <linux/string.h>
+#include <linux/workqueue.h>
+#include <linux/completion.h>
 #include "xfs_fixture.h"
 #include "xfs_buf_item.h"
 #include "xfs_trans_priv.h"
@@ -308,4 +310,29 @@ bool xfs_fixture_exists(struct dentry *dir, const char *name)
 	}
 	kshim_vfs_put(d);
 	return true;
+}
+
+static void inodegc_busy_fn(struct work_struct *work)
+{
+	struct xfs_inodegc_busy *b =
+		container_of(work, struct xfs_inodegc_busy, work);
+
+	complete(&b->running);
+	wait_for_completion(&b->release);
+}
+
+void xfs_inodegc_busy_start(struct xfs_mount *mp, int cpu,
+			    struct xfs_inodegc_busy *b)
+{
+	INIT_WORK(&b->work, inodegc_busy_fn);
+	init_completion(&b->running);
+	init_completion(&b->release);
+	KSHIM_ASSERT_FATAL(queue_work_on(cpu, mp->m_inodegc_wq, &b->work));
+	wait_for_completion(&b->running);
+}
+
+void xfs_inodegc_busy_end(struct xfs_inodegc_busy *b)
+{
+	complete(&b->release);
+	flush_work(&b->work);
 }

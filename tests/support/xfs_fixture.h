@@ -43,6 +43,8 @@
 #include "xfs_log.h"
 #include "xfs_log_priv.h"
 #include "xfs_trans_priv.h"
+#include <linux/workqueue.h>
+#include <linux/completion.h>
 #include <kshim/host_disk.h>
 #include <kshim/xfs.h>
 #include "dev_profile.h"
@@ -212,6 +214,21 @@ struct dentry *xfs_fixture_mount_root(struct xfs_fixture *f);
 void xfs_fixture_remount_root(struct xfs_fixture *f, struct dentry **root);
 void xfs_fixture_finish(struct xfs_fixture *f, struct dentry *root);
 bool xfs_fixture_exists(struct dentry *dir, const char *name);
+
+/*
+ * An item that occupies CPU's inodegc worker (the workqueue runs one item
+ * at a time per CPU), as a long inactivation of an earlier inode would:
+ * xfs_inodegc_busy_start() returns once it runs; inodes queued on that
+ * CPU wait until xfs_inodegc_busy_end().
+ */
+struct xfs_inodegc_busy {
+	struct work_struct work;
+	struct completion running, release;
+};
+
+void xfs_inodegc_busy_start(struct xfs_mount *mp, int cpu,
+			    struct xfs_inodegc_busy *b);
+void xfs_inodegc_busy_end(struct xfs_inodegc_busy *b);
 
 /**
  * xfs_fixture_commit() - one transaction writing scratch blocks

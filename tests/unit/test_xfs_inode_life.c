@@ -275,36 +275,6 @@ static void test_crash_before_inactivation_is_finished_by_recovery(void)
 /* The CPU whose inodegc queue the test fills: the last, not the test's. */
 #define GC_CPU		(nr_cpu_ids - 1)
 
-/* An item that keeps GC_CPU's inodegc workqueue (one item at a time per
- * CPU) busy, as a long inactivation of an earlier inode would. */
-struct busy_worker {
-	struct work_struct work;
-	struct completion running, release;
-};
-
-static void busy_worker_fn(struct work_struct *work)
-{
-	struct busy_worker *b = container_of(work, struct busy_worker, work);
-
-	complete(&b->running);
-	wait_for_completion(&b->release);
-}
-
-static void busy_start(struct xfs_mount *mp, struct busy_worker *b)
-{
-	INIT_WORK(&b->work, busy_worker_fn);
-	init_completion(&b->running);
-	init_completion(&b->release);
-	KSHIM_ASSERT_FATAL(queue_work_on(GC_CPU, mp->m_inodegc_wq, &b->work));
-	wait_for_completion(&b->running);
-}
-
-static void busy_end(struct busy_worker *b)
-{
-	complete(&b->release);
-	flush_work(&b->work);
-}
-
 static void close_fn(void *file)
 {
 	kshim_vfs_close(file);
@@ -325,7 +295,7 @@ static void test_shutdown_during_inactivation_is_finished_by_recovery(void)
 	struct dentry *root = xfs_fixture_mount_root(&fx);
 	struct xfs_mount *mp = fx.mp;
 	struct fs_counts before, now;
-	struct busy_worker busy;
+	struct xfs_inodegc_busy busy;
 	struct xfs_inode *ip;
 	struct file *f;
 
@@ -338,10 +308,10 @@ static void test_shutdown_during_inactivation_is_finished_by_recovery(void)
 	KSHIM_ASSERT_EQ(kshim_vfs_syncfs(mp->m_super), 0);
 
 	/* Queued, not yet inactivated: the worker is busy. */
-	busy_start(mp, &busy);
+	xfs_inodegc_busy_start(mp, GC_CPU, &busy);
 	kshim_task_join(kshim_task_run(close_fn, f, "closer", GC_CPU));
 	xfs_ilock(ip, XFS_ILOCK_EXCL);
-	busy_end(&busy);
+	xfs_inodegc_busy_end(&busy);
 	KSHIM_ASSERT(POLL_UNTIL_TIMEOUT(rwsem_is_contended(&ip->i_lock),
 					5 * HZ));
 	xfs_force_shutdown(mp, SHUTDOWN_META_IO_ERROR);

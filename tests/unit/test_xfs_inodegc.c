@@ -71,37 +71,6 @@ static unsigned long gc_scan(struct xfs_mount *mp)
 	return s->scan_objects(s, &sc);
 }
 
-/* ---- the busy worker ---------------------------------------------------- */
-
-struct busy_worker {
-	struct work_struct work;
-	struct completion running, release;
-};
-
-static void busy_worker_fn(struct work_struct *work)
-{
-	struct busy_worker *b = container_of(work, struct busy_worker, work);
-
-	complete(&b->running);
-	wait_for_completion(&b->release);
-}
-
-/* Occupy GC_CPU's inodegc worker (max_active 1) until busy_end(). */
-static void busy_start(struct xfs_mount *mp, struct busy_worker *b)
-{
-	INIT_WORK(&b->work, busy_worker_fn);
-	init_completion(&b->running);
-	init_completion(&b->release);
-	KSHIM_ASSERT_FATAL(queue_work_on(GC_CPU, mp->m_inodegc_wq, &b->work));
-	wait_for_completion(&b->running);
-}
-
-static void busy_end(struct busy_worker *b)
-{
-	complete(&b->release);
-	flush_work(&b->work);
-}
-
 /* ---- files released on GC_CPU ------------------------------------------ */
 
 struct releaser {
@@ -172,14 +141,14 @@ static void test_shrinker_counts_queued_inodes_and_runs_their_worker_now(void)
 	struct xfs_mount *mp = xfs_fixture_mount_new(&fx);
 	struct dentry *root = kshim_vfs_root(mp->m_super);
 	struct xfs_inodegc *gc = gc_of(mp, GC_CPU);
-	struct busy_worker busy;
+	struct xfs_inodegc_busy busy;
 	int cpu;
 
 	KSHIM_ASSERT_EQ(gc_count(mp), 0);
 	KSHIM_ASSERT_EQ(gc_scan(mp), LONG_MAX);
 	expect_queues_empty(mp);
 
-	busy_start(mp, &busy);
+	xfs_inodegc_busy_start(mp, GC_CPU, &busy);
 	queue_unlinked(root, NR_QUEUED);
 	KSHIM_ASSERT_EQ(READ_ONCE(gc->items), NR_QUEUED);
 	KSHIM_ASSERT_EQ(gc_count(mp), QUEUED_WORK_COUNT);
@@ -196,7 +165,7 @@ static void test_shrinker_counts_queued_inodes_and_runs_their_worker_now(void)
 	KSHIM_ASSERT_EQ(READ_ONCE(gc->shrinker_hits), 2);
 	KSHIM_ASSERT_EQ(gc_count(mp), QUEUED_WORK_COUNT);
 
-	busy_end(&busy);
+	xfs_inodegc_busy_end(&busy);
 	flush_workqueue(mp->m_inodegc_wq);
 	expect_queues_empty(mp);
 	KSHIM_ASSERT_EQ(READ_ONCE(gc->items), 0);
@@ -221,12 +190,12 @@ static void test_release_waits_for_the_worker_after_a_shrinker_hit(void)
 	struct xfs_mount *mp = xfs_fixture_mount_new(&fx);
 	struct dentry *root = kshim_vfs_root(mp->m_super);
 	struct releaser late = { .root = root, .prefix = "late", .nr = 1 };
-	struct busy_worker busy;
+	struct xfs_inodegc_busy busy;
 	struct task_struct *t;
 
 	KSHIM_ASSERT_EQ_FATAL(kshim_vfs_create(root, "late0", S_IFREG | 0644,
 					       NULL), 0);
-	busy_start(mp, &busy);
+	xfs_inodegc_busy_start(mp, GC_CPU, &busy);
 	queue_unlinked(root, 1);
 	KSHIM_ASSERT_EQ(gc_scan(mp), SHRINK_STOP);
 
@@ -234,7 +203,7 @@ static void test_release_waits_for_the_worker_after_a_shrinker_hit(void)
 	/* Throttled: still waiting for the busy worker a while later. */
 	KSHIM_ASSERT(!POLL_UNTIL_TIMEOUT(smp_load_acquire(&late.done),
 					 HZ / 10));
-	busy_end(&busy);
+	xfs_inodegc_busy_end(&busy);
 	kshim_task_join(t);
 	KSHIM_ASSERT_EQ(late.err, 0);
 	/* It returned after the worker had inactivated both inodes. */
