@@ -654,15 +654,19 @@ static void lookup_names(struct xfs_inode *dp)
 	};
 	struct xfs_name xname;
 	xfs_ino_t ino;
-	unsigned int i, lock;
+	unsigned int i;
 
+	/*
+	 * No ILOCK here: xfs_dir_lookup() takes it (shared, or exclusive
+	 * while a btree-format directory's extents are still to be read),
+	 * and taking it around the call too made the target lock a btree
+	 * directory twice (kshim's recursive-locking report, 1 December).
+	 */
 	for (i = 0; i < ARRAY_SIZE(names); i++) {
 		xname.name = (const unsigned char *)names[i];
 		xname.len = strlen(names[i]);
 		xname.type = XFS_DIR3_FT_UNKNOWN;
-		lock = xfs_ilock_data_map_shared(dp);
 		xfs_dir_lookup(NULL, dp, &xname, &ino, NULL);
-		xfs_iunlock(dp, lock);
 	}
 }
 
