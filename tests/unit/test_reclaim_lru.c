@@ -279,23 +279,33 @@ static void test_direct_reclaim_never_writes_a_dirty_folio(void)
 	teardown();
 }
 
-static void test_folio_under_writeback_is_not_freed(void)
+/*
+ * A clean file's FILE_PAGES folios all under writeback, on the LRU, to a
+ * device that holds each write 500 ms (until kshim_bdev_clear_faults()).
+ */
+static struct inode *file_under_slow_writeback(void)
 {
 	struct kshim_fault slow = {
 		.ops = KSHIM_FAULT_WRITE, .status = BLK_STS_OK,
 		.delay_ns = 500 * NSEC_PER_MSEC,
 	};
+	struct inode *inode = new_file(false, false);
+
+	KSHIM_ASSERT_FATAL(kshim_bdev_add_fault(kb, &slow) >= 0);
+	KSHIM_ASSERT_EQ(filemap_fdatawrite(inode->i_mapping), 0);
+	lru_add_drain_all();
+	KSHIM_ASSERT_EQ_FATAL(count_folios(inode, is_writeback), FILE_PAGES);
+	return inode;
+}
+
+static void test_folio_under_writeback_is_not_freed(void)
+{
 	struct kshim_vmscan_stats st;
 	struct inode *inode;
 	unsigned long scan0, still;
 
 	setup();
-	inode = new_file(false, false);
-	KSHIM_ASSERT_FATAL(kshim_bdev_add_fault(kb, &slow) >= 0);
-	/* Every folio goes under writeback; the device holds the writes. */
-	KSHIM_ASSERT_EQ(filemap_fdatawrite(inode->i_mapping), 0);
-	lru_add_drain_all();
-	KSHIM_ASSERT_EQ_FATAL(count_folios(inode, is_writeback), FILE_PAGES);
+	inode = file_under_slow_writeback();
 	start_reclaim();
 	scan0 = kshim_vm_event_sum(PGSCAN_DIRECT);
 	kfree(kmalloc(2 * CHUNK, GFP_DIRECT_ONLY));
@@ -685,20 +695,12 @@ static void test_reclaim_waits_when_too_many_are_isolated(void)
  */
 static void test_reclaim_stalls_while_all_it_meets_is_under_writeback(void)
 {
-	struct kshim_fault slow = {
-		.ops = KSHIM_FAULT_WRITE, .status = BLK_STS_OK,
-		.delay_ns = 500 * NSEC_PER_MSEC,
-	};
 	struct kshim_vmscan_stats st;
 	struct inode *inode;
 	int i;
 
 	setup();
-	inode = new_file(false, false);
-	KSHIM_ASSERT_FATAL(kshim_bdev_add_fault(kb, &slow) >= 0);
-	KSHIM_ASSERT_EQ(filemap_fdatawrite(inode->i_mapping), 0);
-	lru_add_drain_all();
-	KSHIM_ASSERT_EQ_FATAL(count_folios(inode, is_writeback), FILE_PAGES);
+	inode = file_under_slow_writeback();
 	atomic_set(&nr_direct_congested, 0);
 	atomic_set(&nr_kswapd_writeback, 0);
 	kshim_trace.mm_vmscan_throttled = count_reclaim_throttles;
