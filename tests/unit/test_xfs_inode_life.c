@@ -113,6 +113,20 @@ static unsigned int unlinked_lists(struct xfs_mount *mp)
 	return n;
 }
 
+/*
+ * The unlinked inode is gone: no AGI unlinked list is left, and every
+ * block and free inode of BEFORE's is back (the freed inode's chunk
+ * stays allocated, so ifree counts it free again).
+ */
+static void freed_as_before(struct xfs_mount *mp, struct fs_counts before)
+{
+	struct fs_counts now = settle_and_count(mp);
+
+	KSHIM_ASSERT_EQ(unlinked_lists(mp), 0);
+	KSHIM_ASSERT_EQ(now.fdblocks, before.fdblocks);
+	KSHIM_ASSERT_EQ(now.ifree, before.ifree);
+}
+
 /* Nothing waits for inactivation on any CPU. */
 static bool inodegc_idle(struct xfs_mount *mp)
 {
@@ -220,10 +234,7 @@ static void test_unlinked_open_file_is_freed_at_its_last_close(void)
 
 	xfs_fixture_remount_root(&fx, &root);
 	mp = fx.mp;
-	now = settle_and_count(mp);
-	KSHIM_ASSERT_EQ(unlinked_lists(mp), 0);
-	KSHIM_ASSERT_EQ(now.fdblocks, before.fdblocks);
-	KSHIM_ASSERT_EQ(now.ifree, before.ifree);
+	freed_as_before(mp, before);
 	KSHIM_ASSERT(!xfs_fixture_exists(root, "back"));
 	kfree(buf);
 	xfs_fixture_finish(&fx, root);
@@ -241,7 +252,7 @@ static void test_crash_before_inactivation_is_finished_by_recovery(void)
 	struct xfs_fixture fx = { };
 	struct dentry *root = xfs_fixture_mount_root(&fx);
 	struct xfs_mount *mp = fx.mp;
-	struct fs_counts before, now;
+	struct fs_counts before;
 	struct file *f;
 
 	before = settle_and_count(mp);
@@ -262,10 +273,7 @@ static void test_crash_before_inactivation_is_finished_by_recovery(void)
 	KSHIM_ASSERT(kshim_printk_contains("Starting recovery"));
 	mp = fx.mp;
 	root = kshim_vfs_root(kshim_xfs_sb(fx.x));
-	now = settle_and_count(mp);
-	KSHIM_ASSERT_EQ(unlinked_lists(mp), 0);
-	KSHIM_ASSERT_EQ(now.fdblocks, before.fdblocks);
-	KSHIM_ASSERT_EQ(now.ifree, before.ifree);
+	freed_as_before(mp, before);
 	KSHIM_ASSERT(!xfs_fixture_exists(root, "f"));
 	xfs_fixture_finish(&fx, root);
 }
@@ -294,7 +302,7 @@ static void test_shutdown_during_inactivation_is_finished_by_recovery(void)
 	struct xfs_fixture fx = { };
 	struct dentry *root = xfs_fixture_mount_root(&fx);
 	struct xfs_mount *mp = fx.mp;
-	struct fs_counts before, now;
+	struct fs_counts before;
 	struct xfs_inodegc_busy busy;
 	struct xfs_inode *ip;
 	struct file *f;
@@ -320,16 +328,9 @@ static void test_shutdown_during_inactivation_is_finished_by_recovery(void)
 	 * collects errors by when it started, so the error is not seen. */
 	xfs_inodegc_flush(mp);
 	KSHIM_ASSERT(inodegc_idle(mp));
-	kshim_vfs_put(root);
-	xfs_fixture_unmount(&fx);
-
-	KSHIM_ASSERT_EQ_FATAL(xfs_fixture_remount(&fx), 0);
+	xfs_fixture_remount_root(&fx, &root);
 	mp = fx.mp;
-	root = kshim_vfs_root(kshim_xfs_sb(fx.x));
-	now = settle_and_count(mp);
-	KSHIM_ASSERT_EQ(unlinked_lists(mp), 0);
-	KSHIM_ASSERT_EQ(now.fdblocks, before.fdblocks);
-	KSHIM_ASSERT_EQ(now.ifree, before.ifree);
+	freed_as_before(mp, before);
 	xfs_fixture_finish(&fx, root);
 }
 
@@ -361,7 +362,7 @@ static void test_agi_read_error_freeing_an_inode_shuts_down(void)
 	struct dentry *root = xfs_fixture_mount_root(&fx);
 	struct xfs_mount *mp = fx.mp;
 	struct kshim_bdev *kb = kshim_xfs_data_bdev(fx.x);
-	struct fs_counts before, now;
+	struct fs_counts before;
 	struct kshim_fault agi_eio = {
 		.ops		= KSHIM_FAULT_READ,
 		.nr_sectors	= 1,
@@ -389,16 +390,9 @@ static void test_agi_read_error_freeing_an_inode_shuts_down(void)
 	KSHIM_ASSERT(xfs_is_shutdown(mp));
 	KSHIM_ASSERT(kshim_printk_contains("xfs_ifree returned error"));
 	kshim_bdev_clear_faults(kb);
-	kshim_vfs_put(root);
-	xfs_fixture_unmount(&fx);
-
-	KSHIM_ASSERT_EQ_FATAL(xfs_fixture_remount(&fx), 0);
+	xfs_fixture_remount_root(&fx, &root);
 	mp = fx.mp;
-	root = kshim_vfs_root(kshim_xfs_sb(fx.x));
-	now = settle_and_count(mp);
-	KSHIM_ASSERT_EQ(unlinked_lists(mp), 0);
-	KSHIM_ASSERT_EQ(now.fdblocks, before.fdblocks);
-	KSHIM_ASSERT_EQ(now.ifree, before.ifree);
+	freed_as_before(mp, before);
 	xfs_fixture_finish(&fx, root);
 }
 
