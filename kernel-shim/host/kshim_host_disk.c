@@ -14,7 +14,9 @@
  *
  * A FUA write first writes back the older cached records it overlaps (a
  * disk may always write back early), so no later flush can bring stale
- * data over it.
+ * data over it. When it covers every cached record it overlaps, those
+ * are dropped instead, unwritten: the media gets the newer data at once,
+ * and a drive need never write back data a newer write replaced.
  *
  * A write that finds the cache full goes straight to the media, as a
  * drive streams writes past a full cache: like a FUA write, after the
@@ -607,8 +609,6 @@ static int writeback_overlapping(struct kshim_disk *d, uint64_t off,
 	struct rec *prev = NULL, *o;
 	int err = 0;
 
-	if (!cache_holds(d, off, len))
-		return 0;
 	for (o = d->head; o; o = o->next)
 		if (overlaps(o, off, len))
 			prev = o;
@@ -620,6 +620,58 @@ static int writeback_overlapping(struct kshim_disk *d, uint64_t off,
 			break;
 	}
 	return err;
+}
+
+/* Whether every cached record that overlaps [off, off + len) lies in it. */
+static bool covers_overlapping(struct kshim_disk *d, uint64_t off,
+			       uint64_t len)
+{
+	struct rec *o;
+
+	for (o = d->head; o; o = o->next)
+		if (overlaps(o, off, len) &&
+		    (o->off < off || o->off + o->len > off + len))
+			return false;
+	return true;
+}
+
+/* Take the records that overlap [off, off + len) off the cache, unwritten. */
+static void drop_overlapping(struct kshim_disk *d, uint64_t off, uint64_t len)
+{
+	struct rec **pp = &d->head, *kept = NULL, *r;
+
+	while ((r = *pp)) {
+		if (!overlaps(r, off, len)) {
+			kept = r;
+			pp = &r->next;
+			continue;
+		}
+		*pp = r->next;
+		d->cached_writes--;
+		d->cached_bytes -= r->len;
+		d->superseded_drops++;
+		unindex_rec(d, r);
+		rec_free(d, r);
+	}
+	d->tail = kept;
+}
+
+/*
+ * Before a write of [off, off + len) that goes straight to the media
+ * (FUA, or past a full cache): the cached records it overlaps either
+ * drop out, superseded, when it covers them all, or reach the media
+ * first. Dropping leaves the older records that do not overlap it in
+ * the cache, where a power failure may lose them, as it always could.
+ */
+static int make_way_for_media_write(struct kshim_disk *d, uint64_t off,
+				    uint64_t len)
+{
+	if (!cache_holds(d, off, len))
+		return 0;
+	if (!covers_overlapping(d, off, len))
+		return writeback_overlapping(d, off, len);
+	drop_overlapping(d, off, len);
+	return 0;
 }
 
 int kshim_host_disk_write_through(struct kshim_disk *d,
@@ -641,7 +693,7 @@ int kshim_host_disk_write_through(struct kshim_disk *d,
 		goto out;
 	if (!fua)
 		d->write_throughs++;
-	err = writeback_overlapping(d, off, len);
+	err = make_way_for_media_write(d, off, len);
 	if (!err)
 		err = pwritev_all(d->fd, seg, nseg, off);
 	*done = 1;
@@ -658,7 +710,7 @@ int kshim_host_disk_write_wbuf(struct kshim_disk *d, unsigned long long off,
 
 	pthread_mutex_lock(&d->lock);
 	if (fua) {
-		err = writeback_overlapping(d, off, len);
+		err = make_way_for_media_write(d, off, len);
 		if (!err)
 			err = pwrite_all(d->fd, wbuf, len, off);
 		if (!err)
@@ -840,6 +892,7 @@ void kshim_host_disk_cache_stats(struct kshim_disk *d,
 	st->cached_bytes = d->cached_bytes;
 	st->pressure_writebacks = d->pressure_writebacks;
 	st->write_throughs = d->write_throughs;
+	st->superseded_drops = d->superseded_drops;
 	pthread_mutex_unlock(&d->lock);
 }
 

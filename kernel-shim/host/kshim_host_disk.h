@@ -35,7 +35,7 @@ struct kshim_disk {
 	/* The write cache: records oldest first, and the sector index. */
 	struct rec *head, *tail;
 	uint64_t cached_writes, cached_bytes, cache_limit;
-	uint64_t pressure_writebacks, write_throughs;
+	uint64_t pressure_writebacks, write_throughs, superseded_drops;
 	struct slot *slots;
 	uint64_t nslots, nused;
 	/* Record buffers kept for reuse, by size (kshim_host_disk.c). */

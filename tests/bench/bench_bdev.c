@@ -123,16 +123,17 @@ struct measure {
 	 * wall clock and by the process's CPU time */
 	u64 raw[ROUNDS], dev[ROUNDS], ratio[ROUNDS], cpu_ratio[ROUNDS];
 	/* writes that found the cache full and went straight to the image
-	 * (kshim_host_disk_write_through()), over all counted rounds */
-	u64 throughs, writes;
+	 * (kshim_host_disk_write_through()), and cached writes such a write
+	 * covered and so dropped unwritten, over all counted rounds */
+	u64 throughs, drops, writes;
 };
 
-static u64 write_throughs(struct kshim_bdev *kb)
+static struct kshim_disk_cache_stats cache_stats(struct kshim_bdev *kb)
 {
 	struct kshim_disk_cache_stats st;
 
 	kshim_host_disk_cache_stats(kshim_bdev_disk(kb), &st);
-	return st.write_throughs;
+	return st;
 }
 
 /*
@@ -154,26 +155,33 @@ static struct measure measures[] = {
 /* round < 0: warming up, not counted. */
 static void measure_once(struct kshim_bdev *kb, struct measure *m, int round)
 {
-	u64 raw_ns, dev_ns, raw_cpu, dev_cpu, throughs;
+	u64 raw_ns, dev_ns, raw_cpu, dev_cpu;
+	struct kshim_disk_cache_stats was, st;
 
 	raw_cpu = kshim_host_cpu_ns();
 	raw_ns = kshim_host_image_raw_writes(img, m->span, m->bs, m->nr,
 					     m->random, 7 + round);
-	throughs = write_throughs(kb);
+	was = cache_stats(kb);
 	dev_cpu = kshim_host_cpu_ns();
 	raw_cpu = dev_cpu - raw_cpu;
 	dev_ns = device_writes(kshim_bdev_bdev(kb), m->bs, m->nr, m->span,
 			       m->random, m->depth);
 	dev_cpu = kshim_host_cpu_ns() - dev_cpu;
-	throughs = write_throughs(kb) - throughs;
+	st = cache_stats(kb);
 	if (round < 0)
 		return;
-	m->throughs += throughs;
+	m->throughs += st.write_throughs - was.write_throughs;
+	m->drops += st.superseded_drops - was.superseded_drops;
 	m->writes += m->nr;
 	m->cpu_ratio[round] = raw_cpu * 1000 / (dev_cpu ? dev_cpu : 1);
 	m->raw[round] = m->nr * NSEC_PER_SEC / (raw_ns ? raw_ns : 1);
 	m->dev[round] = m->nr * NSEC_PER_SEC / (dev_ns ? dev_ns : 1);
 	m->ratio[round] = raw_ns * 1000 / (dev_ns ? dev_ns : 1);
+}
+
+static u64 pct(u64 part, u64 whole)
+{
+	return part * 100 / (whole ? whole : 1);
 }
 
 static void report(struct measure *m)
@@ -191,20 +199,23 @@ static void report(struct measure *m)
 	ratio = median(m->ratio);
 	cpu = median(m->cpu_ratio);
 	if (m->bs >= (1 << 20))
-		kshim_info("%-30s %s  raw pwrite %6llu MB/s  device %6llu MB/s  device/raw %3llu%% (%llu-%llu%%), by CPU time %3llu%%, %llu%% past a full cache\n",
+		kshim_info("%-30s %s  raw pwrite %6llu MB/s  device %6llu MB/s  device/raw %3llu%% (%llu-%llu%%), by CPU time %3llu%%, %llu%% past a full cache, %llu%% dropped\n",
 			   m->what, how, raw * m->bs / 1000000,
 			   dev * m->bs / 1000000, ratio / 10, lo / 10, hi / 10,
-			   cpu / 10, m->throughs * 100 / (m->writes ? m->writes : 1));
+			   cpu / 10, pct(m->throughs, m->writes),
+			   pct(m->drops, m->writes));
 	else
-		kshim_info("%-30s %s  raw pwrite %8llu/s  device %8llu/s  device/raw %3llu%% (%llu-%llu%%), by CPU time %3llu%%, %llu%% past a full cache\n",
+		kshim_info("%-30s %s  raw pwrite %8llu/s  device %8llu/s  device/raw %3llu%% (%llu-%llu%%), by CPU time %3llu%%, %llu%% past a full cache, %llu%% dropped\n",
 			   m->what, how, raw, dev, ratio / 10, lo / 10, hi / 10,
-			   cpu / 10, m->throughs * 100 / (m->writes ? m->writes : 1));
+			   cpu / 10, pct(m->throughs, m->writes),
+			   pct(m->drops, m->writes));
 }
 
 static void bench_throughput(void)
 {
 	struct kshim_bdev_config cfg = { .path = img, .queue_depth = 32 };
-	/* BENCH_BDEV_ONLY=N: only the Nth figure (0-7), for a profile. */
+	/* BENCH_BDEV_ONLY=N...: only the figures numbered (0-7), for a
+	 * profile or to see how one figure depends on those run before it. */
 	const char *only = kshim_host_getenv("BENCH_BDEV_ONLY");
 	struct kshim_bdev *kb[2];
 	unsigned int i;
@@ -223,7 +234,7 @@ static void bench_throughput(void)
 	}
 	for (r = -1; r < ROUNDS; r++)
 		for (i = 0; i < ARRAY_SIZE(measures); i++)
-			if (!only || only[0] - '0' == (int)i)
+			if (!only || strchr(only, '0' + i))
 				measure_once(kb[measures[i].complete_inline],
 					     &measures[i], r);
 	kshim_info("bench_bdev: %s backend, image %llu MiB in %s, %d rounds after one to warm up: median (range) of device/raw, each device run paired with a raw run just before it\n",

@@ -391,9 +391,11 @@ static void test_write_without_flush_is_lost(void)
 
 /*
  * A write that finds the cache full goes to the media at once, without
- * a copy, as a drive streams past its cache; first, as for FUA, the
- * cached writes up to the last it overlaps. A power cut then keeps what
- * went through and loses what is still cached, older writes included.
+ * a copy, as a drive streams past its cache. First, as for FUA, the
+ * cached writes up to the last it overlaps go to the media; or, when it
+ * covers every cached write it overlaps, those are dropped unwritten. A power cut
+ * then keeps what went through and loses what is still cached, older
+ * writes included.
  */
 static void test_write_past_a_full_cache_goes_to_the_media(void)
 {
@@ -418,17 +420,25 @@ static void test_write_past_a_full_cache_goes_to_the_media(void)
 	KSHIM_ASSERT_EQ(page_io(bdev, REQ_OP_WRITE, 40960, 3 * 4096, 1536, 5,
 				NULL), 0);
 	KSHIM_ASSERT(image_holds(40960, 3 * 4096, 5));
-	/* Over the second cached block: the first two written back, in
-	 * order, then this one; the last two stay cached. */
-	KSHIM_ASSERT_EQ(write_tag(bdev, 4096, 4096, 6, 0), 0);
-	KSHIM_ASSERT(image_holds(0, 4096, 1));
-	KSHIM_ASSERT(image_holds(4096, 4096, 6));
-	KSHIM_ASSERT(image_zero(8192, 2 * 4096));
-	KSHIM_ASSERT(reads_as(bdev, 8192, 4096, 3));
+	/* Still full, over the whole third cached block: that one
+	 * dropped, never written; the others stay cached. */
+	KSHIM_ASSERT_EQ(write_tag(bdev, 8192, 4096, 8, 0), 0);
+	KSHIM_ASSERT(image_holds(8192, 4096, 8));
+	KSHIM_ASSERT(image_zero(0, 2 * 4096));
+	KSHIM_ASSERT(image_zero(12288, 4096));
+	/* A FUA write over half of each of the first two: both written
+	 * back, in order, then this one. */
+	KSHIM_ASSERT_EQ(write_tag(bdev, 2048, 4096, 6, REQ_FUA), 0);
+	KSHIM_ASSERT(image_holds(0, 2048, 1));
+	KSHIM_ASSERT(image_holds(2048, 4096, 6));
+	KSHIM_ASSERT(image_holds(6144, 2048, 2));
+	KSHIM_ASSERT(image_zero(12288, 4096));
+	KSHIM_ASSERT(reads_as(bdev, 12288, 4096, 4));
 	kshim_host_disk_cache_stats(kshim_bdev_disk(kb), &st);
 	KSHIM_ASSERT_EQ(st.write_throughs, 2);
+	KSHIM_ASSERT_EQ(st.superseded_drops, 1);
 	KSHIM_ASSERT_EQ(st.pressure_writebacks, 0);
-	KSHIM_ASSERT_EQ(st.cached_bytes, 2 * 4096);
+	KSHIM_ASSERT_EQ(st.cached_bytes, 4096);
 	/* Room again: cached. */
 	KSHIM_ASSERT_EQ(write_tag(bdev, 16384, 4096, 7, 0), 0);
 	KSHIM_ASSERT(image_zero(16384, 4096));
@@ -436,9 +446,11 @@ static void test_write_past_a_full_cache_goes_to_the_media(void)
 	kb = crash_reboot(kb, KSHIM_CRASH_DROP_ALL, NULL);
 	bdev = kshim_bdev_bdev(kb);
 	KSHIM_ASSERT(reads_as(bdev, 40960, 3 * 4096, 5));
-	KSHIM_ASSERT(reads_as(bdev, 0, 4096, 1));
-	KSHIM_ASSERT(reads_as(bdev, 4096, 4096, 6));
-	KSHIM_ASSERT(image_zero(8192, 3 * 4096));
+	KSHIM_ASSERT(reads_as(bdev, 0, 2048, 1));
+	KSHIM_ASSERT(reads_as(bdev, 2048, 4096, 6));
+	KSHIM_ASSERT(reads_as(bdev, 6144, 2048, 2));
+	KSHIM_ASSERT(reads_as(bdev, 8192, 4096, 8));
+	KSHIM_ASSERT(image_zero(12288, 2 * 4096));
 	drop_dev(kb);
 }
 

@@ -10,7 +10,8 @@
  * checked: every sector must then hold a version some plausible order of
  * write-back could have left (the durable one or any later cached one).
  * A write that went past a full cache (the device's write_throughs
- * count rose) is durable at once, as a FUA write is.
+ * count rose) is durable at once, as a FUA write is. Either drops the
+ * cached writes it overlaps, unwritten, when it covers them all.
  *
  * Usage: test_host_disk [iterations] [seed]
  */
@@ -56,17 +57,67 @@ static void make_durable(void)
 		free(pend[--npend].data);
 }
 
+/* Whether pending write i overlaps [off, off + len), and lies within it. */
+static int pend_overlaps(unsigned i, unsigned off, unsigned len)
+{
+	return pend[i].off < off + len && off < pend[i].off + pend[i].len;
+}
+
+static int pend_within(unsigned i, unsigned off, unsigned len)
+{
+	return pend[i].off >= off && pend[i].off + pend[i].len <= off + len;
+}
+
+/* Take the pending writes that overlap [off, off + len) off, unwritten. */
+static void drop_superseded(unsigned off, unsigned len)
+{
+	unsigned i, kept = 0;
+
+	for (i = 0; i < npend; i++) {
+		if (pend_overlaps(i, off, len))
+			free(pend[i].data);
+		else
+			pend[kept++] = pend[i];
+	}
+	npend = kept;
+}
+
+/* Whether the device would drop what [off, off + len) overlaps, as the
+ * model holds it: something overlaps, and all of that lies within. */
+static int covers_pending(unsigned off, unsigned len)
+{
+	int any = 0;
+	unsigned i;
+
+	for (i = 0; i < npend; i++)
+		if (pend_overlaps(i, off, len)) {
+			if (!pend_within(i, off, len))
+				return 0;
+			any = 1;
+		}
+	return any;
+}
+
 /*
- * The device's documented rule: a FUA write first writes back the older
- * cached writes up to the last one it overlaps, in order, then itself.
+ * The device's documented rule for a write that goes to the media at
+ * once (FUA, or past a full cache): it first writes back the older
+ * cached writes up to the last one it overlaps, in order, then itself;
+ * unless it covers every cached write it overlaps (dropped: the device
+ * said so), which are then dropped unwritten, the others left cached.
+ * The device may hold less than the model, having written back its
+ * oldest writes under pressure: a write the model has that overlaps but
+ * is not covered was among them when the device dropped, and so was
+ * everything older.
  */
-static void fua_durable(unsigned off, unsigned len, const unsigned char *data)
+static void media_write(unsigned off, unsigned len, const unsigned char *data,
+			int dropped)
 {
 	int last = -1;
 	unsigned i;
 
 	for (i = 0; i < npend; i++)
-		if (pend[i].off < off + len && off < pend[i].off + pend[i].len)
+		if (pend_overlaps(i, off, len) &&
+		    (!dropped || !pend_within(i, off, len)))
 			last = i;
 	for (i = 0; (int)i <= last; i++) {
 		memcpy(durable + pend[i].off, pend[i].data, pend[i].len);
@@ -74,15 +125,17 @@ static void fua_durable(unsigned off, unsigned len, const unsigned char *data)
 	}
 	memmove(pend, pend + last + 1, (npend - last - 1) * sizeof(*pend));
 	npend -= last + 1;
+	if (dropped)
+		drop_superseded(off, len);
 	memcpy(durable + off, data, len);
 }
 
-static unsigned long long throughs(struct kshim_disk *d)
+static struct kshim_disk_cache_stats cache_stats(struct kshim_disk *d)
 {
 	struct kshim_disk_cache_stats st;
 
 	kshim_host_disk_cache_stats(d, &st);
-	return st.write_throughs;
+	return st;
 }
 
 /*
@@ -94,18 +147,12 @@ static unsigned long long pressure_mark;
 
 static int pressured(struct kshim_disk *d)
 {
-	struct kshim_disk_cache_stats st;
-
-	kshim_host_disk_cache_stats(d, &st);
-	return st.pressure_writebacks != pressure_mark;
+	return cache_stats(d).pressure_writebacks != pressure_mark;
 }
 
 static void pressure_reset(struct kshim_disk *d)
 {
-	struct kshim_disk_cache_stats st;
-
-	kshim_host_disk_cache_stats(d, &st);
-	pressure_mark = st.pressure_writebacks;
+	pressure_mark = cache_stats(d).pressure_writebacks;
 }
 
 /* Could sector s hold version v after a crash? */
@@ -149,9 +196,10 @@ static void run(int fd_mem, const char *path, unsigned long iters,
 		if (s + n > NSECT)
 			n = NSECT - s;
 		if (op < 9) {			/* write, FUA 1 in 9 */
-			int fua = op == 0;
-			unsigned long long through = throughs(d);
+			int fua = op == 0, would_drop, through, dropped;
+			struct kshim_disk_cache_stats was = cache_stats(d), st;
 
+			would_drop = covers_pending(s * SECTOR, n * SECTOR);
 			for (k = 0; k < n * SECTOR; k++)
 				buf[k] = rnd();
 			/* 1 in 9 into a buffer the cache takes over, as the
@@ -171,14 +219,20 @@ static void run(int fd_mem, const char *path, unsigned long iters,
 			}
 			CHECK(!err, "write %d", err);
 			memcpy(newest + s * SECTOR, buf, n * SECTOR);
-			if (fua)
-				fua_durable(s * SECTOR, n * SECTOR, buf);
-			/* Past a full cache, durable at once, as FUA: the
-			 * cached writes up to the last it overlaps first. */
-			if (!fua && throughs(d) != through) {
-				CHECK(cache_limit, "an unbounded cache wrote through");
-				fua_durable(s * SECTOR, n * SECTOR, buf);
-			} else if (!fua && npend < 4096) {
+			st = cache_stats(d);
+			through = st.write_throughs != was.write_throughs;
+			dropped = st.superseded_drops != was.superseded_drops;
+			CHECK(!through || cache_limit,
+			      "an unbounded cache wrote through");
+			/* Unbounded, the device holds what the model holds,
+			 * so it drops exactly when the rule says. */
+			CHECK(cache_limit || dropped == (fua && would_drop),
+			      "a media write at sector %u (+%u) %s what it overlaps, seed %llu op %lu",
+			      s, n, dropped ? "dropped" : "did not drop", seed, i);
+			/* Past a full cache, durable at once, as FUA. */
+			if (fua || through)
+				media_write(s * SECTOR, n * SECTOR, buf, dropped);
+			else if (npend < 4096) {
 				pend[npend].off = s * SECTOR;
 				pend[npend].len = n * SECTOR;
 				pend[npend].data = malloc(n * SECTOR);
@@ -223,9 +277,8 @@ static void run(int fd_mem, const char *path, unsigned long iters,
 		}
 	}
 	{
-		struct kshim_disk_cache_stats st;
+		struct kshim_disk_cache_stats st = cache_stats(d);
 
-		kshim_host_disk_cache_stats(d, &st);
 		/* A bounded cache wrote through when full, wrote back under
 		 * pressure what it had to take, and never holds more than
 		 * its bound. */
@@ -239,6 +292,10 @@ static void run(int fd_mem, const char *path, unsigned long iters,
 		else
 			CHECK(!st.pressure_writebacks && !st.write_throughs,
 			      "unbounded cache wrote back or through");
+		/* and some media write dropped what it covered. */
+		CHECK(st.superseded_drops > 0,
+		      "cache of %llu bytes: no superseded write dropped",
+		      cache_limit);
 	}
 	kshim_host_disk_close(d);
 	make_durable();

@@ -67,7 +67,8 @@ int kshim_host_disk_write_wbuf(struct kshim_disk *d, unsigned long long off,
  * A write from segments (struct iovec's layout, so the host side can
  * hand them to pwritev()), straight to the media when the cache would
  * not keep it: FUA, or the cache full; in both cases after the older
- * cached writes it overlaps. *done says whether it was taken; if not,
+ * cached writes it overlaps, or, when it covers each of them, with
+ * them dropped unwritten. *done says whether it was taken; if not,
  * the caller writes it through the cache (kshim_host_disk_write_wbuf()).
  * The write log, when on, takes every write through the cache.
  */
@@ -100,6 +101,8 @@ struct kshim_disk_cache_stats {
 	unsigned long long cached_bytes;	/* now */
 	unsigned long long pressure_writebacks;	/* written back: cache full */
 	unsigned long long write_throughs;	/* past a full cache, at once */
+	unsigned long long superseded_drops;	/* dropped unwritten: covered by
+						 * a write to the media */
 };
 void kshim_host_disk_cache_stats(struct kshim_disk *d,
 				 struct kshim_disk_cache_stats *st);
