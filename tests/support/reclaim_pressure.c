@@ -2,6 +2,8 @@
 /* Memory pressure for the page-reclaim tests (reclaim_pressure.h). */
 #include <linux/list.h>
 #include <linux/mm.h>
+#include <linux/pagemap.h>
+#include <linux/xarray.h>
 #include <linux/slab.h>
 #include <kshim/ktest.h>
 #include <kshim/runtime.h>
@@ -39,4 +41,22 @@ void reclaim_pressure_stop(void)
 		list_del(p);
 		kfree(p);
 	}
+}
+
+unsigned long reclaim_count_folios(struct address_space *mapping,
+				   bool (*test)(const struct folio *))
+{
+	XA_STATE(xas, &mapping->i_pages, 0);
+	struct folio *folio;
+	unsigned long n = 0;
+
+	rcu_read_lock();
+	xas_for_each(&xas, folio, ULONG_MAX) {
+		if (xas_retry(&xas, folio) || xa_is_value(folio))
+			continue;
+		if (test(folio))
+			n++;
+	}
+	rcu_read_unlock();
+	return n;
 }

@@ -5,10 +5,12 @@
  * above high, so kswapd starts asleep, then filled with the test's own
  * kmalloc()s, without reclaiming, to one page above the min watermark,
  * so that the next allocation of two pages stalls in direct reclaim.
+ * And what those tests count afterwards: a mapping's folios of a kind.
  */
 #ifndef _TESTS_RECLAIM_PRESSURE_H
 #define _TESTS_RECLAIM_PRESSURE_H
 
+struct address_space;
 struct folio;
 
 /* WMARK_MIN bytes of min watermark; ON_WRITE is called for each folio
@@ -17,5 +19,9 @@ void reclaim_pressure_start(unsigned long wmark_min,
 			    void (*on_write)(struct folio *folio));
 /* Reclaim stopped, the filler freed. */
 void reclaim_pressure_stop(void);
+
+/* How many of the mapping's folios pass TEST (shadow entries skipped). */
+unsigned long reclaim_count_folios(struct address_space *mapping,
+				   bool (*test)(const struct folio *));
 
 #endif

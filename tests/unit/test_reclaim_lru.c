@@ -151,23 +151,11 @@ static struct inode *new_file(bool writepage, bool clean)
 	return inode;
 }
 
-/* Folios of the file with FLAG set (PG_dirty, PG_writeback, PG_reclaim). */
+/* The file's folios for which TEST holds (PG_writeback, PG_reclaim). */
 static unsigned long count_folios(struct inode *inode,
 				  bool (*test)(const struct folio *))
 {
-	XA_STATE(xas, &inode->i_mapping->i_pages, 0);
-	struct folio *folio;
-	unsigned long n = 0;
-
-	rcu_read_lock();
-	xas_for_each(&xas, folio, ULONG_MAX) {
-		if (xas_retry(&xas, folio) || xa_is_value(folio))
-			continue;
-		if (test(folio))
-			n++;
-	}
-	rcu_read_unlock();
-	return n;
+	return reclaim_count_folios(inode->i_mapping, test);
 }
 
 static bool is_reclaim(const struct folio *f)

@@ -94,25 +94,6 @@ static bool has_private(const struct folio *folio)
 	return folio_test_private((struct folio *)folio);
 }
 
-/* The file's folios for which TEST holds. */
-static unsigned long count_folios(struct file *f,
-				  bool (*test)(const struct folio *))
-{
-	XA_STATE(xas, &f->f_mapping->i_pages, 0);
-	struct folio *folio;
-	unsigned long n = 0;
-
-	rcu_read_lock();
-	xas_for_each(&xas, folio, ULONG_MAX) {
-		if (xas_retry(&xas, folio) || xa_is_value(folio))
-			continue;
-		if (test(folio))
-			n++;
-	}
-	rcu_read_unlock();
-	return n;
-}
-
 /*
  * A clean file's folios on an XFS made with MKFS_OPTS: direct reclaim
  * frees them, writing nothing, and the data reads back from the device.
@@ -136,7 +117,7 @@ static void clean_folios_are_freed_and_read_back(const char *mkfs_opts,
 	KSHIM_ASSERT_EQ(kshim_vfs_fsync(f, 0), 0);
 	lru_add_drain_all();
 	KSHIM_ASSERT_EQ(f->f_mapping->nrpages, FILE_PAGES);
-	KSHIM_ASSERT_EQ(count_folios(f, has_private),
+	KSHIM_ASSERT_EQ(reclaim_count_folios(f->f_mapping, has_private),
 			private ? FILE_PAGES : 0);
 	start_reclaim();
 	steal0 = kshim_vm_event_sum(PGSTEAL_DIRECT);
