@@ -17,7 +17,8 @@
  * - a symlink of corrupt size is not freed by a size XFS cannot trust;
  * - the last free inode of a chunk frees the chunk (xfs_ifree_cluster()),
  *   sparse chunks included, and no inode of a neighbouring chunk is
- *   touched;
+ *   touched; with no memory for a cluster buffer the filesystem shuts
+ *   down and recovery frees the chunk;
  * - removing a filestream directory ends its stream;
  * - link's refusals are the kernel's: -ENOSPC on a full filesystem with
  *   nothing changed, -EXDEV into a project directory, -EIO when the
@@ -613,6 +614,108 @@ static void test_freeing_a_whole_chunk_leaves_its_neighbours_alone(void)
 	xfs_fixture_finish(&fx, root);
 }
 
+/* Read AGNO's inode btrees (a single leaf each on these filesystems)
+ * into memory, as an inode allocation there would leave them. */
+static void read_inode_btrees(struct xfs_mount *mp, xfs_agnumber_t agno)
+{
+	const struct xfs_buf_ops *ops[] = { &xfs_inobt_buf_ops,
+					    &xfs_finobt_buf_ops };
+	struct xfs_perag *pag = xfs_perag_get(mp, agno);
+	xfs_agblock_t root[ARRAY_SIZE(ops)];
+	struct xfs_buf *bp;
+	struct xfs_agi *agi;
+	int i;
+
+	KSHIM_ASSERT_EQ_FATAL(xfs_ialloc_read_agi(pag, NULL, 0, &bp), 0);
+	agi = bp->b_addr;
+	KSHIM_ASSERT_FATAL(be32_to_cpu(agi->agi_level) == 1 &&
+			   be32_to_cpu(agi->agi_free_level) == 1);
+	root[0] = be32_to_cpu(agi->agi_root);
+	root[1] = be32_to_cpu(agi->agi_free_root);
+	xfs_buf_relse(bp);
+	xfs_perag_put(pag);
+	for (i = 0; i < ARRAY_SIZE(ops); i++) {
+		KSHIM_ASSERT_EQ_FATAL(xfs_buf_read(mp->m_ddev_targp,
+				XFS_AGB_TO_DADDR(mp, agno, root[i]),
+				XFS_FSB_TO_BB(mp, 1), 0, &bp, ops[i]), 0);
+		xfs_buf_relse(bp);
+	}
+}
+
+/*
+ * The last inode of a whole chunk, unlinked while open, is freed when it
+ * is closed after a remount: then only its own cluster buffer is in
+ * memory, and freeing the chunk must get the others' (to mark them
+ * stale) with a new allocation. That first allocation, which may fail,
+ * fails: the free changes nothing, and a filesystem that cannot free an
+ * unlinked inode shuts down rather than leave it allocated and
+ * forgotten. The next mount's recovery frees the inode and its chunk.
+ */
+static void test_no_memory_for_a_freed_chunks_cluster_shuts_down(void)
+{
+	static struct chunk_files cf;
+	struct xfs_fixture fx = { };
+	struct dentry *root = xfs_fixture_mount_root(&fx), *d;
+	struct fs_counts before, now;
+	struct xfs_inodegc_busy busy;
+	struct file *last;
+	const char *last_name = NULL;
+	u64 freed;
+	int i;
+
+	for (i = 0; i < NR_CHUNK_FILES; i++) {
+		snprintf(cf.name[i], sizeof(cf.name[i]), "f%d", i);
+		KSHIM_ASSERT_EQ_FATAL(kshim_vfs_create(root, cf.name[i], 0644,
+						       &d), 0);
+		cf.ino[i] = stat_of(d).ino;
+		kshim_vfs_put(d);
+	}
+	freed = whole_chunk(&cf, U64_MAX);
+	KSHIM_ASSERT_FATAL(freed != U64_MAX);
+	/* A cluster of more pages than a buffer holds inline (XB_PAGES)
+	 * needs an allocation for its page array. */
+	KSHIM_ASSERT_FATAL(M_IGEO(fx.mp)->blocks_per_cluster *
+			   fx.mp->m_sb.sb_blocksize > 2 * PAGE_SIZE);
+	before = settle_and_count(fx.mp);
+
+	/* All but the last freed; after a remount only the last's own
+	 * cluster is read again, by its open. */
+	for (i = 0; i < NR_CHUNK_FILES; i++) {
+		if (chunk_of(cf.ino[i]) != freed)
+			continue;
+		if (last_name)
+			KSHIM_ASSERT_EQ(kshim_vfs_unlink(root, last_name), 0);
+		last_name = cf.name[i];
+	}
+	KSHIM_ASSERT_EQ(xfs_inodegc_flush(fx.mp), 0);
+	xfs_fixture_remount_root(&fx, &root);
+	KSHIM_ASSERT_EQ_FATAL(kshim_vfs_open(root, last_name, O_RDWR, 0,
+					     &last), 0);
+	KSHIM_ASSERT_EQ(kshim_vfs_unlink(root, last_name), 0);
+	KSHIM_ASSERT_EQ(unlinked_lists(fx.mp), 1);
+	/* The free reads them before the clusters: not what should fail. */
+	read_inode_btrees(fx.mp, XFS_INO_TO_AGNO(fx.mp,
+						 XFS_I(file_inode(last))->i_ino));
+
+	xfs_inodegc_busy_start(fx.mp, GC_CPU, &busy);
+	kshim_task_join(kshim_task_run(close_fn, last, "closer", GC_CPU));
+	kshim_alloc_fail_nth(1);
+	xfs_inodegc_busy_end(&busy);
+	xfs_inodegc_flush(fx.mp);
+	kshim_alloc_fail_nth(0);
+	KSHIM_ASSERT(xfs_is_shutdown(fx.mp));
+	KSHIM_ASSERT(kshim_printk_contains("xfs_ifree returned error -12"));
+
+	xfs_fixture_remount_root(&fx, &root);
+	now = settle_and_count(fx.mp);
+	KSHIM_ASSERT_EQ(unlinked_lists(fx.mp), 0);
+	KSHIM_ASSERT_EQ(now.icount, before.icount - XFS_INODES_PER_CHUNK);
+	KSHIM_ASSERT_EQ(now.ifree, before.ifree);
+	KSHIM_ASSERT(now.fdblocks >=
+		     before.fdblocks + M_IGEO(fx.mp)->ialloc_blks);
+	xfs_fixture_finish(&fx, root);
+}
+
 /* Free space in runs of 7 blocks (28 KiB holes every 64 KiB): no run
  * holds a whole 8-block chunk, every run holds an aligned 4-block one. */
 #define HOLE_STRIDE	SZ_64K
@@ -932,6 +1035,7 @@ static const struct kshim_test tests[] = {
 	KSHIM_TEST(test_unlinked_symlink_of_corrupt_size_is_left_allocated),
 	KSHIM_TEST(test_unlinked_inode_is_freed_without_a_finobt_reservation),
 	KSHIM_TEST(test_freeing_a_whole_chunk_leaves_its_neighbours_alone),
+	KSHIM_TEST(test_no_memory_for_a_freed_chunks_cluster_shuts_down),
 	KSHIM_TEST(test_sparse_chunks_on_fragmented_space_are_freed),
 	KSHIM_TEST(test_removing_a_filestream_directory_ends_its_stream),
 	KSHIM_TEST(test_link_on_a_full_filesystem_fails_cleanly),
