@@ -326,8 +326,8 @@ void kshim_vmscan_start(const struct kshim_vmscan_config *c)
 	kshim_zone_set_limit(limit, cfg.wmark_min >> PAGE_SHIFT,
 			     cfg.wmark_low >> PAGE_SHIFT,
 			     cfg.wmark_high >> PAGE_SHIFT);
-	kshim_trace.mm_vmscan_wakeup_kswapd = on_wakeup_kswapd;
-	kshim_trace.mm_vmscan_kswapd_wake = on_kswapd_wake;
+	kshim_trace_set(mm_vmscan_wakeup_kswapd, on_wakeup_kswapd);
+	kshim_trace_set(mm_vmscan_kswapd_wake, on_kswapd_wake);
 	__atomic_store_n(&kshim_wait_observer, &reclaim_waits, __ATOMIC_RELEASE);
 	/* kswapd_init() without swap_setup(): no swap. */
 	kswapd_run(0);
@@ -349,8 +349,8 @@ void kshim_vmscan_stop(void)
 	kswapd_stop(0);
 	kswapd_pass_end();
 	__atomic_store_n(&kshim_wait_observer, NULL, __ATOMIC_RELEASE);
-	kshim_trace.mm_vmscan_wakeup_kswapd = NULL;
-	kshim_trace.mm_vmscan_kswapd_wake = NULL;
+	kshim_trace_set(mm_vmscan_wakeup_kswapd, NULL);
+	kshim_trace_set(mm_vmscan_kswapd_wake, NULL);
 	kshim_zone_set_limit(0, 0, 0, 0);
 	running = false;
 }

@@ -371,7 +371,7 @@ static void test_reclaim_mapping_lock(void)
 		.limit = kshim_mem_used_bytes() + BUDGET,
 		.wmark_min = WMARK_MIN,
 	};
-	kshim_trace.mm_vmscan_lru_shrink_inactive = on_shrink_inactive;
+	kshim_trace_set(mm_vmscan_lru_shrink_inactive, on_shrink_inactive);
 	steal0 = kshim_vm_event_sum(PGSTEAL_KSWAPD) +
 		 kshim_vm_event_sum(PGSTEAL_DIRECT);
 	kshim_vmscan_start(&vm);
@@ -388,7 +388,7 @@ static void test_reclaim_mapping_lock(void)
 	WRITE_ONCE(kshim_lock_observer, NULL);
 	kshim_vmscan_get_stats(&s.vm);
 	kshim_vmscan_stop();
-	kshim_trace.mm_vmscan_lru_shrink_inactive = NULL;
+	kshim_trace_set(mm_vmscan_lru_shrink_inactive, NULL);
 	s.pgsteal = kshim_vm_event_sum(PGSTEAL_KSWAPD) +
 		    kshim_vm_event_sum(PGSTEAL_DIRECT) - steal0;
 

@@ -421,8 +421,8 @@ static void test_reclaim_stalls(void)
 		.limit = kshim_mem_used_bytes() + BUDGET,
 		.wmark_min = WMARK_MIN,
 	};
-	kshim_trace.mm_shrink_slab_start = sb_scan_start;
-	kshim_trace.mm_shrink_slab_end = sb_scan_end;
+	kshim_trace_set(mm_shrink_slab_start, sb_scan_start);
+	kshim_trace_set(mm_shrink_slab_end, sb_scan_end);
 	kshim_lock_stat_reset();
 	kshim_lock_stat_enable(true);
 	kshim_vmscan_start(&vm);
@@ -439,8 +439,8 @@ static void test_reclaim_stalls(void)
 	s.real_ns = kshim_host_clock_ns() - real0;
 	kshim_vmscan_stop();
 	kshim_lock_stat_enable(false);
-	kshim_trace.mm_shrink_slab_start = NULL;
-	kshim_trace.mm_shrink_slab_end = NULL;
+	kshim_trace_set(mm_shrink_slab_start, NULL);
+	kshim_trace_set(mm_shrink_slab_end, NULL);
 
 	kshim_vmscan_get_stats(&s.vm);
 	s.reclaims = XFS_STAT_SUM(s.mp, xs_ig_reclaims) - reclaims0;

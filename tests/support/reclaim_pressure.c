@@ -21,7 +21,7 @@ void reclaim_pressure_start(unsigned long wmark_min,
 		.wmark_min = wmark_min,
 	};
 
-	kshim_trace.mm_vmscan_write_folio = on_write;
+	kshim_trace_set(mm_vmscan_write_folio, on_write);
 	kshim_vmscan_start(&cfg);
 	while (kshim_vmscan_free_bytes() > (long)(wmark_min + PAGE_SIZE)) {
 		struct list_head *p = kmalloc(PAGE_SIZE, __GFP_NOWARN);
@@ -36,7 +36,7 @@ void reclaim_pressure_stop(void)
 	struct list_head *p, *n;
 
 	kshim_vmscan_stop();
-	kshim_trace.mm_vmscan_write_folio = NULL;
+	kshim_trace_set(mm_vmscan_write_folio, NULL);
 	list_for_each_safe(p, n, &filler) {
 		list_del(p);
 		kfree(p);

@@ -138,8 +138,8 @@ void reclaim_writeback_run(struct reclaim_writeback *rw)
 		.limit = kshim_mem_used_bytes() + RW_BUDGET,
 		.wmark_min = RW_WMARK_MIN,
 	};
-	kshim_trace.mm_vmscan_write_folio = on_write_folio;
-	kshim_trace.mm_vmscan_throttled = on_throttled;
+	kshim_trace_set(mm_vmscan_write_folio, on_write_folio);
+	kshim_trace_set(mm_vmscan_throttled, on_throttled);
 	scan_k0 = kshim_vm_event_sum(PGSCAN_KSWAPD);
 	steal_k0 = kshim_vm_event_sum(PGSTEAL_KSWAPD);
 	scan_d0 = kshim_vm_event_sum(PGSCAN_DIRECT);
@@ -163,8 +163,8 @@ void reclaim_writeback_run(struct reclaim_writeback *rw)
 	rw->nr_samples = min(atomic_read(&nr_samples), RW_SAMPLES);
 	kshim_vmscan_get_stats(&rw->vm);
 	kshim_vmscan_stop();
-	kshim_trace.mm_vmscan_write_folio = NULL;
-	kshim_trace.mm_vmscan_throttled = NULL;
+	kshim_trace_set(mm_vmscan_write_folio, NULL);
+	kshim_trace_set(mm_vmscan_throttled, NULL);
 
 	rw->pgscan_kswapd = kshim_vm_event_sum(PGSCAN_KSWAPD) - scan_k0;
 	rw->pgsteal_kswapd = kshim_vm_event_sum(PGSTEAL_KSWAPD) - steal_k0;

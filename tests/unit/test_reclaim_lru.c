@@ -351,7 +351,7 @@ static void test_writeback_wakes_a_task_throttled_on_it(void)
 
 	setup();
 	throttled_timeout_us = throttled_delayed_us = -1;
-	kshim_trace.mm_vmscan_throttled = on_throttled;
+	kshim_trace_set(mm_vmscan_throttled, on_throttled);
 	t = kshim_task_run(throttled, NULL, "throttled", -1);
 	while (!waitqueue_active(wqh))
 		schedule_timeout_uninterruptible(1);
@@ -362,7 +362,7 @@ static void test_writeback_wakes_a_task_throttled_on_it(void)
 	 */
 	inode = new_file(false, true);
 	kshim_task_join(t);
-	kshim_trace.mm_vmscan_throttled = NULL;
+	kshim_trace_set(mm_vmscan_throttled, NULL);
 	KSHIM_ASSERT_EQ(throttled_timeout_us, jiffies_to_usecs(HZ / 10));
 	KSHIM_ASSERT(throttled_delayed_us >= 0);
 	/*
@@ -439,7 +439,7 @@ static void test_each_throttle_reason_sleeps_its_own_time(void)
 
 	setup();
 	INIT_WORK(&work, throttle_in_a_worker);
-	kshim_trace.mm_vmscan_throttled = on_any_throttled;
+	kshim_trace_set(mm_vmscan_throttled, on_any_throttled);
 	KSHIM_ASSERT_EQ(throttle_timeout_us(VMSCAN_THROTTLE_ISOLATED),
 			jiffies_to_usecs(HZ / 50));
 	/* Nothing dirty: no wait for no progress or congestion. */
@@ -458,7 +458,7 @@ static void test_each_throttle_reason_sleeps_its_own_time(void)
 	queue_work(system_unbound_wq, &work);
 	flush_work(&work);
 	KSHIM_ASSERT_EQ(atomic_read(&nr_throttle_events), before);
-	kshim_trace.mm_vmscan_throttled = NULL;
+	kshim_trace_set(mm_vmscan_throttled, NULL);
 	KSHIM_ASSERT_EQ(kshim_sysctl_write("vm/dirty_writeback_centisecs", "500"), 0);
 	kshim_wbfs_release(inode);
 	teardown();
@@ -483,13 +483,13 @@ static void kswapd_balances_alone(struct kshim_vmscan_stats *st)
 	int waited;
 
 	atomic_set(&kswapd_sleeps, 0);
-	kshim_trace.mm_vmscan_kswapd_sleep = on_kswapd_sleep;
+	kshim_trace_set(mm_vmscan_kswapd_sleep, on_kswapd_sleep);
 	kfree(kmalloc(2 * CHUNK, GFP_NOWAIT));
 	for (waited = 0; waited < 5000 && !atomic_read(&kswapd_sleeps);
 	     waited++)
 		msleep(1);
 	kshim_vmscan_get_stats(st);
-	kshim_trace.mm_vmscan_kswapd_sleep = NULL;
+	kshim_trace_set(mm_vmscan_kswapd_sleep, NULL);
 }
 
 /*
@@ -638,7 +638,7 @@ static void test_reclaim_waits_when_too_many_are_isolated(void)
 	setup();
 	inode = new_file(false, true);
 	atomic_set(&nr_isolated_throttles, 0);
-	kshim_trace.mm_vmscan_throttled = count_reclaim_throttles;
+	kshim_trace_set(mm_vmscan_throttled, count_reclaim_throttles);
 	start_reclaim();
 	mod_node_page_state(NODE_DATA(0), NR_ISOLATED_FILE, others);
 	scan0 = kshim_vm_event_sum(PGSCAN_DIRECT);
@@ -660,7 +660,7 @@ static void test_reclaim_waits_when_too_many_are_isolated(void)
 	if (st.allocstall > stalls0)
 		KSHIM_ASSERT(kshim_vm_event_sum(PGSCAN_DIRECT) > scan0);
 	stop_reclaim();
-	kshim_trace.mm_vmscan_throttled = NULL;
+	kshim_trace_set(mm_vmscan_throttled, NULL);
 	kshim_wbfs_release(inode);
 	teardown();
 }
@@ -691,7 +691,7 @@ static void test_reclaim_stalls_while_all_it_meets_is_under_writeback(void)
 	inode = file_under_slow_writeback();
 	atomic_set(&nr_direct_congested, 0);
 	atomic_set(&nr_kswapd_writeback, 0);
-	kshim_trace.mm_vmscan_throttled = count_reclaim_throttles;
+	kshim_trace_set(mm_vmscan_throttled, count_reclaim_throttles);
 	start_reclaim();
 	/* Below low: kswapd's job... */
 	kfree(kmalloc(2 * CHUNK, GFP_NOWAIT));
@@ -713,7 +713,7 @@ static void test_reclaim_stalls_while_all_it_meets_is_under_writeback(void)
 	/* Written: kswapd can free them now and get the node balanced. */
 	kswapd_balances_alone(&st);
 	stop_reclaim();
-	kshim_trace.mm_vmscan_throttled = NULL;
+	kshim_trace_set(mm_vmscan_throttled, NULL);
 	KSHIM_ASSERT(atomic_read(&kswapd_sleeps) >= 1);
 	KSHIM_ASSERT(st.kswapd_lru_freed >= 1);
 	kshim_bdev_clear_faults(kb);

@@ -122,15 +122,15 @@ static void trace_end(struct shrinker *shr, int nid, int retval,
 
 static int shrinker_suite_init(void)
 {
-	kshim_trace.mm_shrink_slab_start = trace_start;
-	kshim_trace.mm_shrink_slab_end = trace_end;
+	kshim_trace_set(mm_shrink_slab_start, trace_start);
+	kshim_trace_set(mm_shrink_slab_end, trace_end);
 	return 0;
 }
 
 static int shrinker_suite_cleanup(void)
 {
-	kshim_trace.mm_shrink_slab_start = NULL;
-	kshim_trace.mm_shrink_slab_end = NULL;
+	kshim_trace_set(mm_shrink_slab_start, NULL);
+	kshim_trace_set(mm_shrink_slab_end, NULL);
 	return 0;
 }
 

@@ -152,7 +152,7 @@ static void start(bool fs)
 	shr->count_objects = c_count;
 	shr->scan_objects = c_scan;
 	shrinker_register(shr);
-	kshim_trace.mm_shrink_slab_start = trace_start;
+	kshim_trace_set(mm_shrink_slab_start, trace_start);
 	kshim_vmscan_start(&cfg);
 	model_on = true;
 	fill(ROOM - WMARK_MIN - CHUNK);
@@ -172,7 +172,7 @@ static void stop(void)
 	struct list_head *p, *n;
 
 	stop_model();
-	kshim_trace.mm_shrink_slab_start = NULL;
+	kshim_trace_set(mm_shrink_slab_start, NULL);
 	shrinker_free(shr);
 	list_for_each_safe(p, n, &c.chunks)
 		kfree(p);
@@ -319,7 +319,7 @@ static void test_kswapd_reclaims_to_high_in_the_background(void)
 
 	start(false);
 	atomic_set(&kswapd_sleeps, 0);
-	kshim_trace.mm_vmscan_kswapd_sleep = on_kswapd_sleep;
+	kshim_trace_set(mm_vmscan_kswapd_sleep, on_kswapd_sleep);
 	/* Below low, and no direct reclaim allowed: kswapd's job. */
 	kfree(kmalloc(2 * CHUNK, GFP_NOWAIT));
 	/* Until it has balanced the node and gone back to sleep (the real
@@ -335,7 +335,7 @@ static void test_kswapd_reclaims_to_high_in_the_background(void)
 	KSHIM_ASSERT(atomic_read(&kswapd_sleeps) >= 1);
 	KSHIM_ASSERT(waitqueue_active(&NODE_DATA(0)->kswapd_wait));
 	stop_model();
-	kshim_trace.mm_vmscan_kswapd_sleep = NULL;
+	kshim_trace_set(mm_vmscan_kswapd_sleep, NULL);
 	KSHIM_ASSERT_EQ(st.allocstall, 0);
 	KSHIM_ASSERT(st.kswapd_wakeups >= 1);
 	KSHIM_ASSERT(st.kswapd_runs >= 1);

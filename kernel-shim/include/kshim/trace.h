@@ -2,12 +2,13 @@
 /*
  * kshim's tracepoint hooks: one function pointer per kernel tracepoint a
  * test may want to observe, same arguments as the kernel's TP_PROTO. The
- * trace/events/ shim headers call them when set. Tests set them in their
- * suite init and clear them in cleanup.
+ * trace/events/ shim headers call them when set. Tests set and clear them
+ * with kshim_trace_set(), kswapd or a flusher running or not.
  */
 #ifndef _KSHIM_TRACE_H
 #define _KSHIM_TRACE_H
 
+#include <linux/compiler.h>
 #include <linux/types.h>
 
 struct shrinker;
@@ -39,5 +40,9 @@ struct kshim_trace_hooks {
 };
 
 extern struct kshim_trace_hooks kshim_trace;
+
+/* A marked store, as the tracepoint's read of the hook is a marked load:
+ * setting a hook that a kernel thread may be calling is no data race. */
+#define kshim_trace_set(hook, fn)	WRITE_ONCE(kshim_trace.hook, (fn))
 
 #endif

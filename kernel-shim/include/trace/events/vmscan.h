@@ -6,11 +6,13 @@
  * observes yet (LRU isolation and the active list's scan) and those of
  * code kshim does not configure (memcg, node reclaim) are empty. The shrinker tests
  * read nr_deferred carried between shrink_slab() calls from these, as a
- * maintainer would from ftrace. Unset hooks cost one load.
+ * maintainer would from ftrace. Unset hooks cost one load, a marked one:
+ * tests set hooks while kernel threads run (kshim_trace_set()).
  */
 #ifndef _KSHIM_TRACE_VMSCAN_H
 #define _KSHIM_TRACE_VMSCAN_H
 
+#include <linux/compiler.h>
 #include <linux/types.h>
 #include <kshim/trace.h>
 
@@ -22,8 +24,10 @@ struct reclaim_stat;
 #define KSHIM_TP(name, proto, args)					\
 static inline void trace_##name proto					\
 {									\
-	if (kshim_trace.name)						\
-		kshim_trace.name args;					\
+	typeof(kshim_trace.name) hook = READ_ONCE(kshim_trace.name);	\
+									\
+	if (hook)							\
+		hook args;						\
 }
 #define KSHIM_TP_EMPTY(name, proto)					\
 static inline void trace_##name proto {}
@@ -69,18 +73,24 @@ static inline void trace_mm_shrink_slab_start(struct shrinker *shr,
 		unsigned long cache_items, unsigned long long delta,
 		unsigned long total_scan, int priority)
 {
-	if (kshim_trace.mm_shrink_slab_start)
-		kshim_trace.mm_shrink_slab_start(shr, sc, nr_objects_to_shrink,
-				cache_items, delta, total_scan, priority);
+	typeof(kshim_trace.mm_shrink_slab_start) hook =
+		READ_ONCE(kshim_trace.mm_shrink_slab_start);
+
+	if (hook)
+		hook(shr, sc, nr_objects_to_shrink, cache_items, delta,
+		     total_scan, priority);
 }
 
 static inline void trace_mm_shrink_slab_end(struct shrinker *shr, int nid,
 		int shrinker_retval, long unused_scan_cnt, long new_scan_cnt,
 		long total_scan)
 {
-	if (kshim_trace.mm_shrink_slab_end)
-		kshim_trace.mm_shrink_slab_end(shr, nid, shrinker_retval,
-				unused_scan_cnt, new_scan_cnt, total_scan);
+	typeof(kshim_trace.mm_shrink_slab_end) hook =
+		READ_ONCE(kshim_trace.mm_shrink_slab_end);
+
+	if (hook)
+		hook(shr, nid, shrinker_retval, unused_scan_cnt, new_scan_cnt,
+		     total_scan);
 }
 
 #endif
