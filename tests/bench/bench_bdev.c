@@ -10,7 +10,7 @@
  *    1 GiB image, and four passes over its first 256 MiB;
  * each on a device that queues every I/O for its completion task (the
  * default) and on one that completes inline (complete_inline).
- * Each device figure is paired with a raw run just before it, ROUNDS
+ * Each device figure is paired with a raw run just before it, rounds
  * times over; the table gives the medians and the range of the ratios,
  * since a shared machine's load drifts within seconds; "by CPU time"
  * is raw's CPU time over the device's (all of the process's threads, so
@@ -28,6 +28,7 @@
 #include <linux/mm.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
+#include <linux/kstrtox.h>
 #include <linux/string.h>
 #include <linux/err.h>
 #include <kshim/bdev.h>
@@ -41,7 +42,10 @@
 #define NR_RANDOM	20000
 #define NR_SEQ		1024		/* 1 MiB each: 1 GiB */
 #define REWRITE_SPAN	(256ULL << 20)	/* 1 GiB of writes, 4 times over it */
-#define ROUNDS		5
+#define ROUNDS		5	/* BENCH_BDEV_ROUNDS=N: up to MAX_ROUNDS */
+#define MAX_ROUNDS	21
+
+static int rounds = ROUNDS;
 
 static char img[256];
 static atomic_t outstanding;
@@ -109,8 +113,8 @@ static int cmp_u64(const void *a, const void *b)
 
 static u64 median(u64 *v)
 {
-	sort(v, ROUNDS, sizeof(*v), cmp_u64, NULL);
-	return v[ROUNDS / 2];
+	sort(v, rounds, sizeof(*v), cmp_u64, NULL);
+	return v[rounds / 2];
 }
 
 struct measure {
@@ -121,7 +125,8 @@ struct measure {
 	int depth;
 	/* per round: rates (per second), device/raw in per mille by the
 	 * wall clock and by the process's CPU time */
-	u64 raw[ROUNDS], dev[ROUNDS], ratio[ROUNDS], cpu_ratio[ROUNDS];
+	u64 raw[MAX_ROUNDS], dev[MAX_ROUNDS], ratio[MAX_ROUNDS];
+	u64 cpu_ratio[MAX_ROUNDS];
 	/* writes that found the cache full and went straight to the image
 	 * (kshim_host_disk_write_through()), and cached writes such a write
 	 * covered and so dropped unwritten, over all counted rounds */
@@ -190,7 +195,7 @@ static void report(struct measure *m)
 	const char *how = m->complete_inline ? "inline" : "queued";
 	int r;
 
-	for (r = 1; r < ROUNDS; r++) {
+	for (r = 1; r < rounds; r++) {
 		lo = min(lo, m->ratio[r]);
 		hi = max(hi, m->ratio[r]);
 	}
@@ -217,9 +222,21 @@ static void bench_throughput(void)
 	/* BENCH_BDEV_ONLY=N...: only the figures numbered (0-7), for a
 	 * profile or to see how one figure depends on those run before it. */
 	const char *only = kshim_host_getenv("BENCH_BDEV_ONLY");
+	const char *nr = kshim_host_getenv("BENCH_BDEV_ROUNDS");
+	unsigned int n;
 	struct kshim_bdev *kb[2];
 	unsigned int i;
 	int r;
+
+	/* More rounds: medians that drift less with the host's page cache. */
+	if (nr) {
+		if (kstrtouint(nr, 10, &n) || !n || n > MAX_ROUNDS) {
+			pr_err("bench_bdev: BENCH_BDEV_ROUNDS=%s is not 1 to %d\n",
+			       nr, MAX_ROUNDS);
+			KSHIM_ASSERT_FATAL(false);
+		}
+		rounds = n;
+	}
 
 	KSHIM_ASSERT_EQ_FATAL(kshim_host_image_create(img, sizeof(img),
 						      IMG_SIZE, 0), 0);
@@ -232,13 +249,13 @@ static void bench_throughput(void)
 		kb[i] = kshim_bdev_open(&cfg);
 		KSHIM_ASSERT_FATAL(!IS_ERR(kb[i]));
 	}
-	for (r = -1; r < ROUNDS; r++)
+	for (r = -1; r < rounds; r++)
 		for (i = 0; i < ARRAY_SIZE(measures); i++)
 			if (!only || strchr(only, '0' + i))
 				measure_once(kb[measures[i].complete_inline],
 					     &measures[i], r);
 	kshim_info("bench_bdev: %s backend, image %llu MiB in %s, %d rounds after one to warm up: median (range) of device/raw, each device run paired with a raw run just before it\n",
-		   kshim_sched->name, IMG_SIZE >> 20, img, ROUNDS);
+		   kshim_sched->name, IMG_SIZE >> 20, img, rounds);
 	for (i = 0; i < ARRAY_SIZE(measures); i++)
 		report(&measures[i]);
 	for (i = 0; i < 2; i++) {
