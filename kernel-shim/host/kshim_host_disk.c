@@ -44,7 +44,12 @@
 
 /* A cached write. data follows. */
 struct rec {
-	struct rec *next;
+	struct rec *next, *prev;	/* oldest first; next: pool list too */
+	/* No other cached record covered any of its sectors when it was
+	 * cached: then, while it is the newest for a sector, it is the only
+	 * record there, since an older one is only ever written back first
+	 * and one that is alone is the only kind taken out of order. */
+	bool alone;
 	uint64_t off;
 	uint64_t len;
 	uint64_t cap;		/* bytes allocated for data */
@@ -234,12 +239,15 @@ static int index_rec(struct kshim_disk *d, struct rec *r)
 	uint64_t chunk;
 	uint32_t bits;
 
+	r->alone = true;
 	for_each_rec_chunk(d, r, chunk, bits) {
 		struct slot *sl = index_get(d, chunk);
 		unsigned int i;
 
 		if (!sl)
 			return -ENOMEM;
+		if (sl->mask & bits)
+			r->alone = false;
 		if (sl->sub && bits == (1u << chunk_sectors(d)) - 1) {
 			free(sl->sub);
 			sl->sub = NULL;
@@ -378,7 +386,9 @@ static struct rec *pop_oldest(struct kshim_disk *d)
 	if (!r)
 		return NULL;
 	d->head = r->next;
-	if (!d->head)
+	if (d->head)
+		d->head->prev = NULL;
+	else
 		d->tail = NULL;
 	d->cached_writes--;
 	d->cached_bytes -= r->len;
@@ -622,38 +632,70 @@ static int writeback_overlapping(struct kshim_disk *d, uint64_t off,
 	return err;
 }
 
-/* Whether every cached record that overlaps [off, off + len) lies in it. */
-static bool covers_overlapping(struct kshim_disk *d, uint64_t off,
-			       uint64_t len)
+/* Take r off the cache, unwritten: a newer write replaced all of it. */
+static void drop_rec(struct kshim_disk *d, struct rec *r)
 {
-	struct rec *o;
+	if (r->prev)
+		r->prev->next = r->next;
+	else
+		d->head = r->next;
+	if (r->next)
+		r->next->prev = r->prev;
+	else
+		d->tail = r->prev;
+	d->cached_writes--;
+	d->cached_bytes -= r->len;
+	d->superseded_drops++;
+	unindex_rec(d, r);
+	rec_free(d, r);
+}
 
-	for (o = d->head; o; o = o->next)
-		if (overlaps(o, off, len) &&
-		    (o->off < off || o->off + o->len > off + len))
-			return false;
+/* Whether the newest record of every cached sector of [off, off + len)
+ * is alone and lies within it. */
+static bool alone_within(struct kshim_disk *d, uint64_t off, uint64_t len)
+{
+	struct rec probe = { .off = off, .len = len };
+	uint64_t chunk;
+	uint32_t bits;
+
+	for_each_rec_chunk(d, &probe, chunk, bits) {
+		struct slot *sl = index_find(d, chunk);
+		unsigned int i;
+
+		for (i = 0; sl && i < chunk_sectors(d); i++) {
+			struct rec *r = (bits & (1u << i)) ? slot_rec(sl, i) : NULL;
+
+			if (r && (!r->alone || r->off < off ||
+				  r->off + r->len > off + len))
+				return false;
+		}
+	}
 	return true;
 }
 
-/* Take the records that overlap [off, off + len) off the cache, unwritten. */
-static void drop_overlapping(struct kshim_disk *d, uint64_t off, uint64_t len)
+/*
+ * When every cached sector of [off, off + len) belongs to a record that
+ * lies within it and is alone, those records are all the cache holds of
+ * the range: drop them unwritten. Found through the index, in time of
+ * the range, however long the cache is. False, having done nothing,
+ * otherwise.
+ */
+static bool drop_covered(struct kshim_disk *d, uint64_t off, uint64_t len)
 {
-	struct rec **pp = &d->head, *kept = NULL, *r;
+	struct rec probe = { .off = off, .len = len };
+	uint64_t chunk;
+	uint32_t bits;
 
-	while ((r = *pp)) {
-		if (!overlaps(r, off, len)) {
-			kept = r;
-			pp = &r->next;
-			continue;
-		}
-		*pp = r->next;
-		d->cached_writes--;
-		d->cached_bytes -= r->len;
-		d->superseded_drops++;
-		unindex_rec(d, r);
-		rec_free(d, r);
+	if (!alone_within(d, off, len))
+		return false;
+	for_each_rec_chunk(d, &probe, chunk, bits) {
+		struct slot *sl;
+
+		/* Dropping unindexes, which may move or free the slot. */
+		while ((sl = index_find(d, chunk)) && (sl->mask & bits))
+			drop_rec(d, slot_rec(sl, __builtin_ctz(sl->mask & bits)));
 	}
-	d->tail = kept;
+	return true;
 }
 
 /*
@@ -662,16 +704,15 @@ static void drop_overlapping(struct kshim_disk *d, uint64_t off, uint64_t len)
  * drop out, superseded, when it covers them all, or reach the media
  * first. Dropping leaves the older records that do not overlap it in
  * the cache, where a power failure may lose them, as it always could.
+ * A record that was not alone when cached may have older ones under
+ * it, which only the list knows of: then the write-back, as before.
  */
 static int make_way_for_media_write(struct kshim_disk *d, uint64_t off,
 				    uint64_t len)
 {
-	if (!cache_holds(d, off, len))
+	if (!cache_holds(d, off, len) || drop_covered(d, off, len))
 		return 0;
-	if (!covers_overlapping(d, off, len))
-		return writeback_overlapping(d, off, len);
-	drop_overlapping(d, off, len);
-	return 0;
+	return writeback_overlapping(d, off, len);
 }
 
 int kshim_host_disk_write_through(struct kshim_disk *d,
@@ -728,6 +769,7 @@ int kshim_host_disk_write_wbuf(struct kshim_disk *d, unsigned long long off,
 		rec_free(d, r);
 		goto out;
 	}
+	r->prev = d->tail;
 	if (d->tail)
 		d->tail->next = r;
 	else

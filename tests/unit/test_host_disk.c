@@ -11,7 +11,8 @@
  * write-back could have left (the durable one or any later cached one).
  * A write that went past a full cache (the device's write_throughs
  * count rose) is durable at once, as a FUA write is. Either drops the
- * cached writes it overlaps, unwritten, when it covers them all.
+ * cached writes it overlaps, unwritten, when it covers them all and
+ * none had another under it.
  *
  * Usage: test_host_disk [iterations] [seed]
  */
@@ -29,7 +30,8 @@
 #define SIZE	(SECTOR * NSECT)
 #define MAXW	64
 
-struct cached { unsigned off, len; unsigned char *data; };
+/* alone: no other pending write overlapped it when it was made. */
+struct cached { unsigned off, len; int alone; unsigned char *data; };
 
 static unsigned char newest[SIZE], durable[SIZE], buf[SIZE];
 static struct cached pend[4096];
@@ -83,7 +85,9 @@ static void drop_superseded(unsigned off, unsigned len)
 }
 
 /* Whether the device would drop what [off, off + len) overlaps, as the
- * model holds it: something overlaps, and all of that lies within. */
+ * model holds it: something overlaps, and all of that lies within and
+ * was alone when written (else an older write may lie under it, and the
+ * device writes back in order instead). */
 static int covers_pending(unsigned off, unsigned len)
 {
 	int any = 0;
@@ -91,19 +95,31 @@ static int covers_pending(unsigned off, unsigned len)
 
 	for (i = 0; i < npend; i++)
 		if (pend_overlaps(i, off, len)) {
-			if (!pend_within(i, off, len))
+			if (!pend_within(i, off, len) || !pend[i].alone)
 				return 0;
 			any = 1;
 		}
 	return any;
 }
 
+/* Whether no pending write overlaps [off, off + len). */
+static int pending_alone(unsigned off, unsigned len)
+{
+	unsigned i;
+
+	for (i = 0; i < npend; i++)
+		if (pend_overlaps(i, off, len))
+			return 0;
+	return 1;
+}
+
 /*
  * The device's documented rule for a write that goes to the media at
  * once (FUA, or past a full cache): it first writes back the older
  * cached writes up to the last one it overlaps, in order, then itself;
- * unless it covers every cached write it overlaps (dropped: the device
- * said so), which are then dropped unwritten, the others left cached.
+ * unless it covers every cached write it overlaps and each was alone
+ * (dropped: the device said so), which are then dropped unwritten, the
+ * others left cached.
  * The device may hold less than the model, having written back its
  * oldest writes under pressure: a write the model has that overlaps but
  * is not covered was among them when the device dropped, and so was
@@ -233,6 +249,8 @@ static void run(int fd_mem, const char *path, unsigned long iters,
 			if (fua || through)
 				media_write(s * SECTOR, n * SECTOR, buf, dropped);
 			else if (npend < 4096) {
+				pend[npend].alone = pending_alone(s * SECTOR,
+								  n * SECTOR);
 				pend[npend].off = s * SECTOR;
 				pend[npend].len = n * SECTOR;
 				pend[npend].data = malloc(n * SECTOR);
