@@ -523,6 +523,21 @@ struct chunk_files {
 	char name[NR_CHUNK_FILES][16];
 };
 
+/* NR_CHUNK_FILES files f0, f1... in ROOT, their inode numbers noted. */
+static void create_chunk_files(struct dentry *root, struct chunk_files *cf)
+{
+	struct dentry *d;
+	int i;
+
+	for (i = 0; i < NR_CHUNK_FILES; i++) {
+		snprintf(cf->name[i], sizeof(cf->name[i]), "f%d", i);
+		KSHIM_ASSERT_EQ_FATAL(kshim_vfs_create(root, cf->name[i], 0644,
+						       &d), 0);
+		cf->ino[i] = stat_of(d).ino;
+		kshim_vfs_put(d);
+	}
+}
+
 static u64 chunk_of(u64 ino)
 {
 	return ino >> XFS_INODES_PER_CHUNK_LOG;
@@ -568,13 +583,7 @@ static void test_freeing_a_whole_chunk_leaves_its_neighbours_alone(void)
 	u64 freed, kept;
 	int i;
 
-	for (i = 0; i < NR_CHUNK_FILES; i++) {
-		snprintf(cf.name[i], sizeof(cf.name[i]), "f%d", i);
-		KSHIM_ASSERT_EQ_FATAL(kshim_vfs_create(root, cf.name[i], 0644,
-						       &d), 0);
-		cf.ino[i] = stat_of(d).ino;
-		kshim_vfs_put(d);
-	}
+	create_chunk_files(root, &cf);
 	freed = whole_chunk(&cf, U64_MAX);
 	kept = whole_chunk(&cf, freed);
 	KSHIM_ASSERT_FATAL(freed != U64_MAX && kept != U64_MAX);
@@ -655,7 +664,7 @@ static void test_no_memory_for_a_freed_chunks_cluster_shuts_down(void)
 {
 	static struct chunk_files cf;
 	struct xfs_fixture fx = { };
-	struct dentry *root = xfs_fixture_mount_root(&fx), *d;
+	struct dentry *root = xfs_fixture_mount_root(&fx);
 	struct fs_counts before, now;
 	struct xfs_inodegc_busy busy;
 	struct file *last;
@@ -663,13 +672,7 @@ static void test_no_memory_for_a_freed_chunks_cluster_shuts_down(void)
 	u64 freed;
 	int i;
 
-	for (i = 0; i < NR_CHUNK_FILES; i++) {
-		snprintf(cf.name[i], sizeof(cf.name[i]), "f%d", i);
-		KSHIM_ASSERT_EQ_FATAL(kshim_vfs_create(root, cf.name[i], 0644,
-						       &d), 0);
-		cf.ino[i] = stat_of(d).ino;
-		kshim_vfs_put(d);
-	}
+	create_chunk_files(root, &cf);
 	freed = whole_chunk(&cf, U64_MAX);
 	KSHIM_ASSERT_FATAL(freed != U64_MAX);
 	/* A cluster of more pages than a buffer holds inline (XB_PAGES)
