@@ -14,9 +14,10 @@
  *
  * A FUA write first writes back the older cached records it overlaps (a
  * disk may always write back early), so no later flush can bring stale
- * data over it. When it covers every cached record it overlaps, those
- * are dropped instead, unwritten: the media gets the newer data at once,
- * and a drive need never write back data a newer write replaced.
+ * data over it. When it covers every cached record it overlaps, and
+ * none of those was cached over another, they are dropped instead,
+ * unwritten: the media gets the newer data at once, and a drive need
+ * never write back data a newer write replaced.
  *
  * A write that finds the cache full goes straight to the media, as a
  * drive streams writes past a full cache: like a FUA write, after the
