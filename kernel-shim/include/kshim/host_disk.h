@@ -68,8 +68,9 @@ int kshim_host_disk_write_wbuf(struct kshim_disk *d, unsigned long long off,
  * hand them to pwritev()), straight to the media when the cache would
  * not keep it: FUA, or the cache full; in both cases after the older
  * cached writes it overlaps, or, when it covers each of them and none
- * was cached over another, with them dropped unwritten. *done says whether it was taken; if not,
- * the caller writes it through the cache (kshim_host_disk_write_wbuf()).
+ * was cached over another, with them dropped unwritten. *done says
+ * whether it was taken; if not, the caller writes it through the cache
+ * (kshim_host_disk_write_wbuf()).
  * The write log, when on, takes every write through the cache.
  */
 #define KSHIM_DISK_MAX_SEGS	256	/* BIO_MAX_VECS; more: cached */
