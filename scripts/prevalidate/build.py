@@ -157,7 +157,8 @@ def intro_tests(bd):
 
 def test_targets(bd, names):
 	"""What ninja must build for the tests NAMES to run: the targets
-	they depend on and the build outputs on their command lines. None
+	they depend on and the build outputs on their command lines, and
+	the manifest. None
 	when a test runs something meson does not know it needs (a script
 	with no depends may run any binary): then build everything."""
 	r = subprocess.run(['meson', 'introspect', '--targets', bd],
@@ -181,8 +182,9 @@ def test_targets(bd, names):
 			out.update(files[d])
 		out.update(c for c in t['cmd']
 			   if os.path.realpath(c).startswith(root))
-	return sorted(os.path.relpath(os.path.realpath(f), root[:-1])
-		      for f in out)
+	# The report reads the build's manifest (the tree, the patches).
+	return sorted({os.path.relpath(os.path.realpath(f), root[:-1])
+		       for f in out} | {'manifest.json'})
 
 
 def read_testlog(bd, logbase):
