@@ -5,7 +5,11 @@
  * page-cache folios and reads back, holes, unwritten extents and their
  * conversion at I/O completion (xfs_end_io() -> xfs_iomap_write_unwritten()),
  * fallocate's modes, truncation, O_DIRECT, O_APPEND, RWF_NOWAIT, and
- * what fsync, fdatasync and O_DSYNC promise across a power failure.
+ * what fsync, fdatasync and O_DSYNC promise across a power failure (with
+ * the log on the data device or a device of its own) and what they cost
+ * in cache flushes; sub-block direct writes; writes on a full
+ * filesystem (into preallocation, and taking back another file's
+ * speculative preallocation) and a write the device fails.
  * Every file's contents are checked byte for byte against a model, again
  * after a remount (the page cache gone: the bytes came from the device),
  * and every image passes xfs_repair -n (xfs_fixture_remove()).
@@ -30,6 +34,10 @@
 #include "xfs_fixture.h"
 #include "xfs_inode.h"
 #include "xfs_bmap.h"
+#include "xfs_bit.h"
+#include "xfs_fsops.h"
+#include <kshim/bdev.h>
+#include <kshim/xfs.h>
 
 #define KB	1024
 #define MAXF	(512 * KB)	/* largest model file */
@@ -78,7 +86,9 @@ static void mfree(struct mfile *m)
 /* pwrite LEN bytes of pattern SEED at OFF, and into the model. */
 static void mwrite(struct mfile *m, u64 seed, loff_t off, size_t len, int rwf)
 {
-	u8 *buf = kvmalloc(len, GFP_KERNEL | __GFP_NOFAIL);
+	/* At least a page: an O_DIRECT buffer must be block aligned. */
+	u8 *buf = kvmalloc(max_t(size_t, len, PAGE_SIZE),
+			   GFP_KERNEL | __GFP_NOFAIL);
 	size_t i;
 
 	KSHIM_ASSERT_FATAL(off + len <= MAXF);
@@ -97,9 +107,27 @@ static void msize(struct mfile *m, loff_t size)
 	m->size = size;
 }
 
+static loff_t mcheck_file(struct mfile *m, const char *when);
+
+/* An O_DIRECT file is read through a buffered open of its own: mcheck's
+ * uneven reads are not sector aligned. */
+static loff_t mcheck(struct mfile *m, const char *when)
+{
+	struct mfile b = *m;
+	loff_t bad;
+
+	if (!(m->f->f_flags & O_DIRECT))
+		return mcheck_file(m, when);
+	KSHIM_ASSERT_EQ_FATAL(kshim_vfs_open(m->f->f_path.dentry->d_parent,
+					     m->name, O_RDONLY, 0, &b.f), 0);
+	bad = mcheck_file(&b, when);
+	KSHIM_ASSERT_EQ(kshim_vfs_close(b.f), 0);
+	return bad;
+}
+
 /* The whole file read back (pread in uneven pieces, then past EOF) and
  * its size, against the model. Returns the first wrong offset or -1. */
-static loff_t mcheck(struct mfile *m, const char *when)
+static loff_t mcheck_file(struct mfile *m, const char *when)
 {
 	size_t cap = m->size + 3 * PAGE_SIZE;
 	u8 *buf = kvzalloc(cap, GFP_KERNEL | __GFP_NOFAIL);
@@ -585,9 +613,9 @@ static void test_append_and_nowait(void)
  * write on an O_DSYNC file. The device's whole volatile cache is lost;
  * recovery runs at the remount.
  */
-static void test_synced_data_survives_power_cut(void)
+static void synced_data_survives_power_cut(struct xfs_fixture *f)
 {
-	struct xfs_fixture fx = { .dev = &dev_ssd };
+	struct xfs_fixture fx = *f;
 	struct dentry *root = xfs_fixture_mount_root(&fx);
 	struct mfile m[4] = { };
 	u64 s = kshim_seed();
@@ -632,6 +660,24 @@ static void test_synced_data_survives_power_cut(void)
 		mcheck(&m[i], "after the power cut");
 	}
 	finish(&fx, root, m, 4);
+}
+
+static void test_synced_data_survives_power_cut(void)
+{
+	synced_data_survives_power_cut(&(struct xfs_fixture){ .dev = &dev_ssd });
+}
+
+/*
+ * The same promises with the log on a device of its own: the log force
+ * flushes only the log device, so fsync must flush the data device's
+ * cache itself, before the log makes the new size durable
+ * (xfs_file_fsync()'s m_logdev_targp != m_ddev_targp), or the size
+ * survives and the data under it does not.
+ */
+static void test_synced_data_survives_power_cut_external_log(void)
+{
+	synced_data_survives_power_cut(&(struct xfs_fixture){
+		.dev = &dev_ssd, .log_size = 16 << 20 });
 }
 
 /*
@@ -694,6 +740,315 @@ static void test_dirty_data_is_throttled_and_flushed(void)
 	finish(&fx, root, NULL, 0);
 }
 
+/* The data device's cache flushes so far: REQ_OP_FLUSH bios, and
+ * writes carrying REQ_PREFLUSH (the log's). */
+struct flushes {
+	u64 flush, preflush;
+};
+
+static struct flushes flushes_now(struct xfs_fixture *fx)
+{
+	struct kshim_bdev_stats st;
+
+	kshim_bdev_get_stats(kshim_xfs_data_bdev(fx->x), &st);
+	return (struct flushes){ st.ios[KSHIM_OP_FLUSH], st.preflushes };
+}
+
+/* fsync or fdatasync of F, and how the device's cache was flushed for
+ * it: each flush is a full drain of the device's cache, so one per call
+ * is what durability needs; a second is a wasted stall. */
+static void fsync_flushes_once(struct xfs_fixture *fx, struct file *f,
+			       int datasync, bool log_write)
+{
+	struct flushes a = flushes_now(fx), b;
+
+	KSHIM_ASSERT_EQ(kshim_vfs_fsync(f, datasync), 0);
+	b = flushes_now(fx);
+	kshim_info("fsync(datasync %d): %llu flushes, %llu preflushed writes\n",
+		   datasync, b.flush - a.flush, b.preflush - a.preflush);
+	if (log_write) {
+		/* The log write's PREFLUSH drained the data with it. */
+		KSHIM_ASSERT(b.preflush > a.preflush);
+		KSHIM_ASSERT_EQ(b.flush - a.flush, 0);
+	} else {
+		KSHIM_ASSERT_EQ(b.preflush - a.preflush, 0);
+		KSHIM_ASSERT_EQ(b.flush - a.flush, 1);
+	}
+}
+
+/*
+ * Durability costs one cache flush per fsync on a filesystem with an
+ * internal log: an allocating write's fsync forces the log, whose write
+ * carries PREFLUSH (no separate flush); fdatasync of an overwrite has
+ * nothing to log and flushes once. A second flush is correct but halves
+ * the fsync rate of a database's commit loop.
+ */
+static void test_fsync_flushes_the_device_cache_once(void)
+{
+	struct xfs_fixture fx = { .dev = &dev_ssd };
+	struct dentry *root = xfs_fixture_mount_root(&fx);
+	struct mfile m[1] = { };
+	u64 s = kshim_seed();
+	int i;
+
+	mopen(&m[0], root, "f", O_RDWR | O_CREAT);
+	KSHIM_ASSERT_EQ(kshim_vfs_syncfs(kshim_xfs_sb(fx.x)), 0);
+	for (i = 0; i < 3; i++) {
+		mwrite(&m[0], s + i, i * 16 * KB, 16 * KB, 0);
+		fsync_flushes_once(&fx, m[0].f, 0, true);
+	}
+	for (i = 0; i < 3; i++) {
+		mwrite(&m[0], s + 10 + i, i * 8 * KB + 100, 3 * KB, 0);
+		fsync_flushes_once(&fx, m[0].f, 1, false);
+	}
+	mcheck(&m[0], "synced");
+	finish(&fx, root, m, 1);
+}
+
+/*
+ * O_DIRECT writes aligned to the sector (512 bytes) but not to the
+ * block (4 KiB): an overwrite of written blocks, a write into a hole
+ * inside EOF (sub-block zeroing: the first, shared-lock attempt is
+ * refused with -EAGAIN and retried under the exclusive lock), a write
+ * past EOF; and into a reflinked file, whose shared blocks a direct
+ * write cannot unshare in part: it falls back to a buffered write and
+ * the file it shares with keeps its bytes.
+ */
+static void test_sub_block_direct_io(void)
+{
+	struct xfs_fixture fx = { .dev = &dev_ssd };
+	struct dentry *root = xfs_fixture_mount_root(&fx);
+	struct mfile m[2] = { };
+	u64 s = kshim_seed();
+
+	mopen(&m[0], root, "u", O_RDWR | O_CREAT | O_DIRECT);
+	mwrite(&m[0], s, 0, 32 * KB, 0);
+	mwrite(&m[0], s + 1, 4 * KB + 512, 1 * KB, 0);	/* overwrite */
+	KSHIM_ASSERT_EQ(kshim_vfs_ftruncate(m[0].f, 64 * KB), 0);
+	msize(&m[0], 64 * KB);
+	mwrite(&m[0], s + 2, 40 * KB + 512, 1 * KB, 0);	/* into a hole */
+	mwrite(&m[0], s + 3, 64 * KB + 1536, 2 * KB, 0);	/* past EOF */
+	KSHIM_ASSERT_EQ(m[0].f->f_mapping->nrpages, 0);
+	mcheck(&m[0], "written directly");
+
+	mopen(&m[1], root, "c", O_RDWR | O_CREAT | O_DIRECT);
+	KSHIM_ASSERT_EQ(kshim_vfs_clone_range(m[0].f, 0, m[1].f, 0, 0), 0);
+	memcpy(m[1].want, m[0].want, m[0].size);
+	m[1].size = m[0].size;
+	mwrite(&m[1], s + 4, 8 * KB + 512, 1 * KB, 0);	/* shared block */
+	mcheck(&m[1], "the clone, written directly");
+	mcheck(&m[0], "the source, after its clone's write");
+
+	remount(&fx, &root, m, 2);
+	mcheck(&m[0], "the source after a remount");
+	mcheck(&m[1], "the clone after a remount");
+	finish(&fx, root, m, 2);
+}
+
+/* Blocks the next allocation without XFS_TRANS_RESERVE may take. */
+static s64 free_blocks(struct xfs_mount *mp)
+{
+	return percpu_counter_sum(&mp->m_fdblocks) -
+	       xfs_fdblocks_unavailable(mp);
+}
+
+/*
+ * fallocate()'s promise: a write into preallocated space does not fail
+ * for want of space. Every free block is moved into the reserve pool
+ * (xfs_io's resblks), so the filesystem is full (a write into a hole is
+ * -ENOSPC), and then buffered and direct writes into blocks preallocated
+ * past EOF before still succeed, as does their fsync, which converts
+ * the unwritten extents and logs the new sizes, from the reserve pool;
+ * after a power cut the data and sizes are there.
+ */
+static void test_write_into_preallocation_on_a_full_filesystem(void)
+{
+	struct xfs_fixture fx = { .dev = &dev_ssd };
+	struct dentry *root = xfs_fixture_mount_root(&fx);
+	struct xfs_mount *mp = fx.mp;
+	struct mfile m[3] = { };
+	u64 s = kshim_seed(), resblks = mp->m_resblks;
+	char b[KB] = { 0 };
+	unsigned int i;
+
+	mopen(&m[0], root, "buffered", O_RDWR | O_CREAT);
+	mopen(&m[1], root, "direct", O_RDWR | O_CREAT | O_DIRECT);
+	mopen(&m[2], root, "hole", O_RDWR | O_CREAT);
+	for (i = 0; i < 2; i++)
+		KSHIM_ASSERT_EQ(kshim_vfs_fallocate(m[i].f, FALLOC_FL_KEEP_SIZE,
+						    0, 256 * KB), 0);
+	KSHIM_ASSERT_EQ(kshim_vfs_syncfs(kshim_xfs_sb(fx.x)), 0);
+	KSHIM_ASSERT_EQ(xfs_reserve_blocks(mp, resblks + free_blocks(mp)), 0);
+	KSHIM_ASSERT_EQ(free_blocks(mp), 0);
+	KSHIM_ASSERT_EQ(kshim_vfs_pwrite(m[2].f, b, sizeof(b), 0, 0), -ENOSPC);
+
+	mwrite(&m[0], s, 0, 100 * KB + 3, 0);
+	mwrite(&m[1], s + 1, 0, 64 * KB, 0);
+	for (i = 0; i < 2; i++)
+		KSHIM_ASSERT_EQ(kshim_vfs_fsync(m[i].f, 0), 0);
+	mcheck(&m[0], "buffered, on a full filesystem");
+	mcheck(&m[1], "direct, on a full filesystem");
+	KSHIM_ASSERT_EQ(xfs_reserve_blocks(mp, resblks), 0);
+
+	KSHIM_ASSERT_EQ(xfs_fixture_power_cut(&fx, KSHIM_CRASH_DROP_ALL), 0);
+	for (i = 0; i < 3; i++) {
+		kshim_vfs_close(m[i].f);
+		m[i].f = NULL;
+	}
+	kshim_vfs_put(root);
+	xfs_fixture_unmount(&fx);
+	KSHIM_ASSERT_EQ_FATAL(xfs_fixture_remount(&fx), 0);
+	root = kshim_vfs_root(kshim_xfs_sb(fx.x));
+	for (i = 0; i < 2; i++) {
+		mopen(&m[i], root, m[i].name, O_RDWR);
+		mcheck(&m[i], "after the power cut");
+	}
+	finish(&fx, root, m, 3);
+}
+
+/* Bytes a file holds on disk past its size: speculative preallocation. */
+static s64 blocks_past_eof(struct file *f)
+{
+	struct kstat st;
+
+	KSHIM_ASSERT_EQ(kshim_vfs_getattr(f->f_path.dentry, &st), 0);
+	return (s64)st.blocks * 512 - round_up(st.size, 4096);
+}
+
+/*
+ * Speculative preallocation is borrowed space: a buffered write that
+ * finds the filesystem full flushes dirty data, trims every file's
+ * blocks past EOF (the blockgc scan) and tries again, so a writer gets
+ * more than the free space it saw, taken from another file's
+ * preallocation, before it meets -ENOSPC; the other file's data is
+ * untouched.
+ */
+static void test_enospc_write_takes_back_speculative_preallocation(void)
+{
+	struct xfs_fixture fx = { .dev = &dev_ssd };
+	struct dentry *root = xfs_fixture_mount_root(&fx);
+	struct xfs_mount *mp = fx.mp;
+	struct mfile m[2] = { };
+	struct file *fill;
+	u64 s = kshim_seed();
+	s64 free, prealloc;
+	loff_t off;
+
+	/* Fill the filesystem, then free 8 MiB of it. */
+	KSHIM_ASSERT_EQ_FATAL(kshim_vfs_open(root, "fill", O_RDWR | O_CREAT,
+					     0644, &fill), 0);
+	for (off = 0; !kshim_vfs_fallocate(fill, 0, off, 1 << 20);
+	     off += 1 << 20)
+		;
+	KSHIM_ASSERT_EQ(kshim_vfs_fallocate(fill, FALLOC_FL_PUNCH_HOLE |
+					    FALLOC_FL_KEEP_SIZE, 0, 8 << 20), 0);
+	KSHIM_ASSERT_EQ(kshim_vfs_close(fill), 0);
+
+	/* Appending writes: preallocation past EOF. */
+	mopen(&m[0], root, "appender", O_RDWR | O_CREAT);
+	for (off = 0; off < MAXF; off += 64 * KB)
+		mwrite(&m[0], s, off, 64 * KB, 0);
+	KSHIM_ASSERT_EQ(kshim_vfs_fsync(m[0].f, 0), 0);
+	prealloc = blocks_past_eof(m[0].f);
+	free = free_blocks(mp) << mp->m_sb.sb_blocklog;
+	kshim_info("%lld bytes free, %lld preallocated past EOF\n", free,
+		   prealloc);
+	KSHIM_ASSERT_FATAL(prealloc >= 256 * KB);
+
+	/* Another file written until the space runs out. */
+	mopen(&m[1], root, "writer", O_RDWR | O_CREAT);
+	kvfree(m[1].want);
+	m[1].want = NULL;
+	for (off = 0; ; off += 64 * KB) {
+		u8 *buf = kvzalloc(64 * KB, GFP_KERNEL | __GFP_NOFAIL);
+		ssize_t n = kshim_vfs_pwrite(m[1].f, buf, 64 * KB, off, 0);
+
+		kvfree(buf);
+		if (n != 64 * KB) {
+			KSHIM_ASSERT(n == -ENOSPC || (n >= 0 && n < 64 * KB));
+			off += max_t(ssize_t, n, 0);
+			break;
+		}
+	}
+	kshim_info("the writer wrote %lld bytes\n", off);
+	KSHIM_ASSERT(off > free);
+	KSHIM_ASSERT(blocks_past_eof(m[0].f) < prealloc);
+	mcheck(&m[0], "after the other file's ENOSPC");
+	KSHIM_ASSERT_EQ(kshim_vfs_close(m[1].f), 0);
+	m[1].f = NULL;
+	KSHIM_ASSERT_EQ(kshim_vfs_unlink(root, "writer"), 0);
+	finish(&fx, root, m, 2);
+}
+
+/* 4 MiB of 0xa5 written, synced and freed: a block read back without
+ * having been written shows up as stale bytes. */
+static void junk_free_space(struct xfs_fixture *fx, struct dentry *root)
+{
+	u8 *buf = kvmalloc(1 << 20, GFP_KERNEL | __GFP_NOFAIL);
+	struct file *f;
+	loff_t off;
+
+	memset(buf, 0xa5, 1 << 20);
+	KSHIM_ASSERT_EQ_FATAL(kshim_vfs_open(root, "junk", O_RDWR | O_CREAT,
+					     0644, &f), 0);
+	for (off = 0; off < 4 << 20; off += 1 << 20)
+		KSHIM_ASSERT_EQ(kshim_vfs_pwrite(f, buf, 1 << 20, off, 0),
+				1 << 20);
+	KSHIM_ASSERT_EQ(kshim_vfs_fsync(f, 0), 0);
+	KSHIM_ASSERT_EQ(kshim_vfs_close(f), 0);
+	KSHIM_ASSERT_EQ(kshim_vfs_unlink(root, "junk"), 0);
+	/* syncfs flushes inodegc: the blocks are free when it returns. */
+	KSHIM_ASSERT_EQ(kshim_vfs_syncfs(kshim_xfs_sb(fx->x)), 0);
+	kvfree(buf);
+}
+
+/*
+ * A write into preallocated (unwritten) blocks that the device fails:
+ * fsync reports -EIO, and the blocks stay unwritten, so that after a
+ * remount the range reads as zeroes, not as whatever the blocks held
+ * before they were allocated. Free space is filled with 0xa5 and freed
+ * first, so that a block exposed without having been written shows.
+ */
+static void test_failed_write_into_preallocation_reads_zeroes(void)
+{
+	struct xfs_fixture fx = { .dev = &dev_ssd };
+	struct dentry *root = xfs_fixture_mount_root(&fx);
+	struct xfs_mount *mp = fx.mp;
+	struct kshim_bdev *kb = kshim_xfs_data_bdev(fx.x);
+	struct mfile m[1] = { };
+	struct kshim_fault eio = {
+		.ops = KSHIM_FAULT_WRITE,
+		.nr_sectors = (64 * KB) >> 9,
+		.status = BLK_STS_IOERR,
+	};
+	u64 s = kshim_seed();
+	int id;
+
+	junk_free_space(&fx, root);
+
+	mopen(&m[0], root, "f", O_RDWR | O_CREAT);
+	KSHIM_ASSERT_EQ(kshim_vfs_fallocate(m[0].f, 0, 0, 64 * KB), 0);
+	msize(&m[0], 64 * KB);
+	KSHIM_ASSERT_EQ(extent_state(m[0].f, 0), 1);
+	eio.start = XFS_FSB_TO_DADDR(mp, disk_block(m[0].f, 0));
+	id = kshim_bdev_add_fault(kb, &eio);
+	KSHIM_ASSERT_FATAL(id >= 0);
+
+	mwrite(&m[0], s + 1, 4 * KB, 40 * KB, 0);
+	KSHIM_ASSERT_EQ(kshim_vfs_fsync(m[0].f, 0), -EIO);
+	KSHIM_ASSERT(kshim_bdev_fault_hits(kb, id) > 0);
+	kshim_bdev_clear_faults(kb);
+	KSHIM_ASSERT(!xfs_is_shutdown(mp));
+	KSHIM_ASSERT_EQ(extent_state(m[0].f, 4 * KB), 1);
+	KSHIM_ASSERT_EQ(extent_state(m[0].f, 40 * KB), 1);
+
+	/* Nothing of the write reached the disk. */
+	memset(m[0].want, 0, 64 * KB);
+	remount(&fx, &root, m, 1);
+	mcheck(&m[0], "after the failed write and a remount");
+	finish(&fx, root, m, 1);
+}
+
 static const struct kshim_test tests[] = {
 	KSHIM_TEST(test_buffered_write_read_back),
 	KSHIM_TEST(test_unwritten_extents_convert_at_completion),
@@ -703,7 +1058,13 @@ static const struct kshim_test tests[] = {
 	KSHIM_TEST(test_reflink_clone_then_copy_on_write),
 	KSHIM_TEST(test_append_and_nowait),
 	KSHIM_TEST(test_synced_data_survives_power_cut),
+	KSHIM_TEST(test_synced_data_survives_power_cut_external_log),
 	KSHIM_TEST(test_dirty_data_is_throttled_and_flushed),
+	KSHIM_TEST(test_fsync_flushes_the_device_cache_once),
+	KSHIM_TEST(test_sub_block_direct_io),
+	KSHIM_TEST(test_write_into_preallocation_on_a_full_filesystem),
+	KSHIM_TEST(test_enospc_write_takes_back_speculative_preallocation),
+	KSHIM_TEST(test_failed_write_into_preallocation_reads_zeroes),
 	{ }
 };
 
