@@ -176,6 +176,27 @@ static void remount(struct xfs_fixture *fx, struct dentry **root,
 		mopen(&files[i], *root, files[i].name, O_RDWR);
 }
 
+/* The power fails with the files open: they are closed on the shut-down
+ * filesystem, which is unmounted as it is, mounted again (recovery) and
+ * the files reopened. */
+static void power_cut_remount(struct xfs_fixture *fx, struct dentry **root,
+			      struct mfile *files, unsigned int n)
+{
+	unsigned int i;
+
+	KSHIM_ASSERT_EQ(xfs_fixture_power_cut(fx, KSHIM_CRASH_DROP_ALL), 0);
+	for (i = 0; i < n; i++) {
+		kshim_vfs_close(files[i].f);
+		files[i].f = NULL;
+	}
+	kshim_vfs_put(*root);
+	xfs_fixture_unmount(fx);
+	KSHIM_ASSERT_EQ_FATAL(xfs_fixture_remount(fx), 0);
+	*root = kshim_vfs_root(kshim_xfs_sb(fx->x));
+	for (i = 0; i < n; i++)
+		mopen(&files[i], *root, files[i].name, O_RDWR);
+}
+
 static void finish(struct xfs_fixture *fx, struct dentry *root,
 		   struct mfile *files, unsigned int n)
 {
@@ -643,22 +664,10 @@ static void synced_data_survives_power_cut(struct xfs_fixture *f)
 	mwrite(&m[3], s + 5, 0, 9 * KB, 0);
 	mwrite(&m[3], s + 6, 1 * KB, 100, 0);
 
-	/* The power fails with the files open; they are closed on the
-	 * shut-down filesystem, which is then unmounted as it is. */
-	KSHIM_ASSERT_EQ(xfs_fixture_power_cut(&fx, KSHIM_CRASH_DROP_ALL), 0);
-	for (i = 0; i < 4; i++) {
-		kshim_vfs_close(m[i].f);
-		m[i].f = NULL;
-	}
-	kshim_vfs_put(root);
-	xfs_fixture_unmount(&fx);
-	KSHIM_ASSERT_EQ_FATAL(xfs_fixture_remount(&fx), 0);
+	power_cut_remount(&fx, &root, m, 4);
 	KSHIM_ASSERT(kshim_printk_contains("Starting recovery"));
-	root = kshim_vfs_root(kshim_xfs_sb(fx.x));
-	for (i = 0; i < 4; i++) {
-		mopen(&m[i], root, m[i].name, O_RDWR);
+	for (i = 0; i < 4; i++)
 		mcheck(&m[i], "after the power cut");
-	}
 	finish(&fx, root, m, 4);
 }
 
@@ -890,19 +899,9 @@ static void test_write_into_preallocation_on_a_full_filesystem(void)
 	mcheck(&m[1], "direct, on a full filesystem");
 	KSHIM_ASSERT_EQ(xfs_reserve_blocks(mp, resblks), 0);
 
-	KSHIM_ASSERT_EQ(xfs_fixture_power_cut(&fx, KSHIM_CRASH_DROP_ALL), 0);
-	for (i = 0; i < 3; i++) {
-		kshim_vfs_close(m[i].f);
-		m[i].f = NULL;
-	}
-	kshim_vfs_put(root);
-	xfs_fixture_unmount(&fx);
-	KSHIM_ASSERT_EQ_FATAL(xfs_fixture_remount(&fx), 0);
-	root = kshim_vfs_root(kshim_xfs_sb(fx.x));
-	for (i = 0; i < 2; i++) {
-		mopen(&m[i], root, m[i].name, O_RDWR);
+	power_cut_remount(&fx, &root, m, 3);
+	for (i = 0; i < 3; i++)
 		mcheck(&m[i], "after the power cut");
-	}
 	finish(&fx, root, m, 3);
 }
 
