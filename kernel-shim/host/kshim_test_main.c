@@ -227,10 +227,58 @@ unsigned long kshim_test_scale(unsigned long n)
 	return n * (f ? f : 1);
 }
 
+/*
+ * Coverage per CUnit test (KSHIM_GCOV_PER_TEST=1 with GCOV_PREFIX set, as
+ * kshim mutate's coverage run sets them). gcov writes a binary's counts at
+ * its exit, which says that the binary reached a line, not which of its
+ * tests did; running the one test that reaches a line is much cheaper
+ * than running the binary. So before each test the counts so far (suite
+ * set-up, the previous suite's clean-up) are written under GCOV_PREFIX
+ * itself, after it the test's own under GCOV_PREFIX/cunit/SUITE/TEST, and
+ * each time they are zeroed: __gcov_dump() reads GCOV_PREFIX on every
+ * call, and __gcov_reset() rearms the dump at exit, which adds what runs
+ * after the last test (the exit checks) to GCOV_PREFIX. gcov adds to a
+ * .gcda already on disk, so the runs of a seed sweep sum up. No switch
+ * point is involved: a det schedule is the same with or without it. The
+ * hooks are weak: a binary built without coverage has none.
+ */
+extern void __gcov_dump(void) __attribute__((weak));
+extern void __gcov_reset(void) __attribute__((weak));
+
+static char *gcov_prefix;
+
+static void gcov_per_test_init(void)
+{
+	const char *on = getenv("KSHIM_GCOV_PER_TEST");
+	const char *prefix = getenv("GCOV_PREFIX");
+
+	if (__gcov_dump && __gcov_reset && on && !strcmp(on, "1") &&
+	    prefix && *prefix)
+		gcov_prefix = strdup(prefix);
+}
+
+/* Write the counts so far under GCOV_PREFIX[/cunit/NAME] and zero them. */
+static void gcov_flush_to(const char *name)
+{
+	char dir[4096];
+
+	if (!gcov_prefix)
+		return;
+	if (name)
+		snprintf(dir, sizeof(dir), "%s/cunit/%s", gcov_prefix, name);
+	else
+		snprintf(dir, sizeof(dir), "%s", gcov_prefix);
+	setenv("GCOV_PREFIX", dir, 1);
+	__gcov_dump();
+	__gcov_reset();
+	setenv("GCOV_PREFIX", gcov_prefix, 1);
+}
+
 static void test_setup(void)
 {
 	char name[256];
 
+	gcov_flush_to(NULL);
 	result_record("begin %s%s\n", current_name(name, sizeof(name)), "");
 	failures_before = CU_get_number_of_failures();
 	warns_before = kshim_warn_count();
@@ -261,6 +309,7 @@ static void test_teardown(void)
 	result_record("end %s %s\n", current_name(msg, sizeof(msg)),
 		      CU_get_number_of_failures() == failures_before ?
 		      "pass" : "fail");
+	gcov_flush_to(current_name(msg, sizeof(msg)));
 }
 
 static int exit_problems;
@@ -594,6 +643,19 @@ static void det_fixed_addresses(char **argv)
 	personality(pers);
 }
 
+static bool selects_a_test(const char *only_suite, const char *only_test)
+{
+	const struct kshim_suite *s;
+	const struct kshim_test *t;
+
+	for (s = kshim_test_suites; s->name; s++)
+		for (t = s->tests; t->name; t++)
+			if ((!only_suite || !strcmp(only_suite, s->name)) &&
+			    (!only_test || !strcmp(only_test, t->name)))
+				return true;
+	return false;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -663,6 +725,10 @@ int main(int argc, char **argv)
 		return 0;
 	}
 
+	/* A -s or -t that names nothing would pass having run no test. */
+	if (!selects_a_test(only_suite, only_test))
+		bad_input("-s/-t %s: no such test in this binary (-l lists "
+			  "them)", only_test ? only_test : only_suite);
 	if (env_seeds(0)) {
 		plan.first = 1;
 		plan.last = env_seeds(0);
@@ -692,6 +758,7 @@ int main(int argc, char **argv)
 	}
 
 	results_open();
+	gcov_per_test_init();
 	kshim_runtime_init();
 	/* Only a det run replays from its seed: a parallel run's schedule
 	 * is the host's, and a "(replay: ...)" there would promise what the

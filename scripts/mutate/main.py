@@ -262,6 +262,7 @@ def run(a, progress):
 	t = time.monotonic()
 	intro = pvbuild.intro_tests(a.builddir)
 	cands = {x['name']: x for x in mt.candidates(intro)}
+	cov = None
 	if a.tests:
 		bad = [n for n in a.tests if n not in cands]
 		if bad:
@@ -346,6 +347,12 @@ def run(a, progress):
 		th.join()
 	if errors:
 		raise scripts.Error(errors[0], status=1)
+	if cov:
+		# Where a check is missing: the CUnit tests that ran it.
+		for m in muts:
+			r = results.get(m.id) or {}
+			if r.get('status') == 'survived':
+				r['cunit_tests'] = cov.cunits_reaching(m.probe)
 	phases['mutants'] = time.monotonic() - t
 	phases['total'] = time.monotonic() - t_start
 	progress.done()

@@ -137,8 +137,12 @@ def markdown(res):
 		out += ['### #%d %s `%s` line %d: %s (%s)' % (
 			m['id'], m['hash'], m['function'], m['line'],
 			m['description'], m.get('why') or 'tests: ' +
-			', '.join(m.get('tests') or [])), '',
-			'```diff', m['diff'].rstrip('\n'), '```', '']
+			', '.join(m.get('tests') or [])), '']
+		if m.get('cunit_tests'):
+			out += ['CUnit tests that ran it and passed: ' +
+				', '.join('`%s`' % u for u in
+					  m['cunit_tests']), '']
+		out += ['```diff', m['diff'].rstrip('\n'), '```', '']
 	out += ['## Every mutant', '',
 		'| # | hash | function | line | operator | change | verdict |',
 		'|---|---|---|---|---|---|---|']

@@ -4,11 +4,12 @@
 operators.py, source.py) on a made-up C file: what is mutated and what is
 not (comments, strings, preprocessor lines, macro definitions, other
 functions, lines outside --lines), every mutant keeps the line numbers,
-the order and the --max sample are the same run after run. No build
-needed."""
+the order and the --max sample are the same run after run; and the
+coverage per CUnit test (covmap.units()). No build needed."""
 
 import os
 import sys
+import tempfile
 import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -216,6 +217,25 @@ class Generate(unittest.TestCase):
 		# Nothing before it in the function: the function's lines.
 		self.assertEqual(covmap.probe_lines(8, 9, executable, (8, 16)),
 				 [14, 15, 16])
+
+
+class Units(unittest.TestCase):
+	"""Coverage per CUnit test: each binary's directory, and each CUnit
+	test it kept apart (the runner's KSHIM_GCOV_PER_TEST)."""
+
+	def test_a_test_and_each_cunit_test_it_kept_apart(self):
+		with tempfile.TemporaryDirectory() as d:
+			for rel in ('test_x_det/kernel-shim', 'test_x_det/cunit/'
+				    'sx/test_a/mm', 'test_x_det/cunit/sx/test_b',
+				    'scenario_y/xfs'):
+				os.makedirs(os.path.join(d, rel))
+			open(os.path.join(d, 'tests.json'), 'w').close()
+			got = list(covmap.units(d, {'test_x_det': 'test_x_det',
+						    'scenario_y': 'scenario y'}))
+		self.assertEqual([u for u, _ in got], [
+			'scenario y', 'test_x_det', 'test_x_det::sx/test_a',
+			'test_x_det::sx/test_b'])
+		self.assertTrue(got[2][1].endswith('test_x_det/cunit/sx/test_a'))
 
 
 if __name__ == '__main__':

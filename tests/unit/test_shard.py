@@ -228,7 +228,15 @@ class BadInput(unittest.TestCase):
 				(['--seeds', '4', '--jobs', '0'], '--jobs 0'),
 				(['--seeds', '4', '--jobs', 'x'], '--jobs x'),
 				(['--seeds', 'x'], '--seeds x'),
-				(['--seeds', '9..3'], '--seeds 9..3')):
+				(['--seeds', '9..3'], '--seeds 9..3'),
+				# A test that is not there would pass,
+				# having run none.
+				(['-t', 'test_no_such_test'],
+				 'no such test in this binary'),
+				(['-s', 'no_such_suite'],
+				 'no such test in this binary'),
+				(['--seeds', '2', '-t', 'test_no_such_test'],
+				 'no such test in this binary')):
 			with self.subTest(args=args):
 				self.refused([BINARY] + args, words)
 
