@@ -231,10 +231,11 @@ unsigned long kshim_test_scale(unsigned long n)
  * Coverage per CUnit test (KSHIM_GCOV_PER_TEST=1 with GCOV_PREFIX set, as
  * kshim mutate's coverage run sets them). gcov writes a binary's counts at
  * its exit, which says that the binary reached a line, not which of its
- * tests did; running the one test that reaches a line is much cheaper
- * than running the binary. So before each test the counts so far (suite
- * set-up, the previous suite's clean-up) are written under GCOV_PREFIX
- * itself, after it the test's own under GCOV_PREFIX/cunit/SUITE/TEST, and
+ * tests did; a line that a test ran without noticing a change to it wants
+ * a check in that test, so mutate names it. So before each test the
+ * counts so far (suite set-up, the previous suite's clean-up) are written
+ * under GCOV_PREFIX itself, after it the test's own under
+ * GCOV_PREFIX/cunit/SUITE/TEST, and
  * each time they are zeroed: __gcov_dump() reads GCOV_PREFIX on every
  * call, and __gcov_reset() rearms the dump at exit, which adds what runs
  * after the last test (the exit checks) to GCOV_PREFIX. gcov adds to a
