@@ -1003,10 +1003,12 @@ static void junk_free_space(struct xfs_fixture *fx, struct dentry *root)
 
 /*
  * A write into preallocated (unwritten) blocks that the device fails:
- * fsync reports -EIO, and the blocks stay unwritten, so that after a
- * remount the range reads as zeroes, not as whatever the blocks held
- * before they were allocated. Free space is filled with 0xa5 and freed
- * first, so that a block exposed without having been written shows.
+ * fsync reports -EIO, at once (no log force, no cache flush spent on a
+ * write that did not happen: nothing it would make durable is owed),
+ * and the blocks stay unwritten, so that after a remount the range
+ * reads as zeroes, not as whatever the blocks held before they were
+ * allocated. Free space is filled with 0xa5 and freed first, so that a
+ * block exposed without having been written shows.
  */
 static void test_failed_write_into_preallocation_reads_zeroes(void)
 {
@@ -1020,6 +1022,7 @@ static void test_failed_write_into_preallocation_reads_zeroes(void)
 		.nr_sectors = (64 * KB) >> 9,
 		.status = BLK_STS_IOERR,
 	};
+	struct flushes before, after;
 	u64 s = kshim_seed();
 	int id;
 
@@ -1034,7 +1037,13 @@ static void test_failed_write_into_preallocation_reads_zeroes(void)
 	KSHIM_ASSERT_FATAL(id >= 0);
 
 	mwrite(&m[0], s + 1, 4 * KB, 40 * KB, 0);
+	before = flushes_now(&fx);
 	KSHIM_ASSERT_EQ(kshim_vfs_fsync(m[0].f, 0), -EIO);
+	after = flushes_now(&fx);
+	/* The error is all fsync has to say: it forces no log and drains
+	 * no cache for a write that did not happen. */
+	KSHIM_ASSERT_EQ(after.preflush - before.preflush, 0);
+	KSHIM_ASSERT_EQ(after.flush - before.flush, 0);
 	KSHIM_ASSERT(kshim_bdev_fault_hits(kb, id) > 0);
 	kshim_bdev_clear_faults(kb);
 	KSHIM_ASSERT(!xfs_is_shutdown(mp));
