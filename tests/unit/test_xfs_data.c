@@ -868,14 +868,17 @@ static s64 free_blocks(struct xfs_mount *mp)
  * -ENOSPC), and then buffered and direct writes into blocks preallocated
  * past EOF before still succeed, as does their fsync, which converts
  * the unwritten extents and logs the new sizes, from the reserve pool;
- * after a power cut the data and sizes are there.
+ * so does a write that needs no new block at all: one that extends the
+ * file within its last, written block, whose completion only logs the
+ * new size (xfs_setfilesize(), which reserves no block). After a power
+ * cut the data and sizes are there.
  */
 static void test_write_into_preallocation_on_a_full_filesystem(void)
 {
 	struct xfs_fixture fx = { .dev = &dev_ssd };
 	struct dentry *root = xfs_fixture_mount_root(&fx);
 	struct xfs_mount *mp = fx.mp;
-	struct mfile m[3] = { };
+	struct mfile m[4] = { };
 	u64 s = kshim_seed(), resblks = mp->m_resblks;
 	char b[KB] = { 0 };
 	unsigned int i;
@@ -883,9 +886,12 @@ static void test_write_into_preallocation_on_a_full_filesystem(void)
 	mopen(&m[0], root, "buffered", O_RDWR | O_CREAT);
 	mopen(&m[1], root, "direct", O_RDWR | O_CREAT | O_DIRECT);
 	mopen(&m[2], root, "hole", O_RDWR | O_CREAT);
+	mopen(&m[3], root, "tail", O_RDWR | O_CREAT);
 	for (i = 0; i < 2; i++)
 		KSHIM_ASSERT_EQ(kshim_vfs_fallocate(m[i].f, FALLOC_FL_KEEP_SIZE,
 						    0, 256 * KB), 0);
+	mwrite(&m[3], s + 2, 0, 12 * KB - 100, 0);
+	KSHIM_ASSERT_EQ(kshim_vfs_fsync(m[3].f, 0), 0);
 	KSHIM_ASSERT_EQ(kshim_vfs_syncfs(kshim_xfs_sb(fx.x)), 0);
 	KSHIM_ASSERT_EQ(xfs_reserve_blocks(mp, resblks + free_blocks(mp)), 0);
 	KSHIM_ASSERT_EQ(free_blocks(mp), 0);
@@ -893,16 +899,20 @@ static void test_write_into_preallocation_on_a_full_filesystem(void)
 
 	mwrite(&m[0], s, 0, 100 * KB + 3, 0);
 	mwrite(&m[1], s + 1, 0, 64 * KB, 0);
+	mwrite(&m[3], s + 3, 12 * KB - 100, 100, 0);
+	KSHIM_ASSERT_EQ(extent_state(m[3].f, 8 * KB), 0);
 	for (i = 0; i < 2; i++)
 		KSHIM_ASSERT_EQ(kshim_vfs_fsync(m[i].f, 0), 0);
+	KSHIM_ASSERT_EQ(kshim_vfs_fsync(m[3].f, 1), 0);
 	mcheck(&m[0], "buffered, on a full filesystem");
 	mcheck(&m[1], "direct, on a full filesystem");
+	mcheck(&m[3], "extended in its last block, on a full filesystem");
 	KSHIM_ASSERT_EQ(xfs_reserve_blocks(mp, resblks), 0);
 
-	power_cut_remount(&fx, &root, m, 3);
-	for (i = 0; i < 3; i++)
+	power_cut_remount(&fx, &root, m, 4);
+	for (i = 0; i < 4; i++)
 		mcheck(&m[i], "after the power cut");
-	finish(&fx, root, m, 3);
+	finish(&fx, root, m, 4);
 }
 
 /* Bytes a file holds on disk past its size: speculative preallocation. */
