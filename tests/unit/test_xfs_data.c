@@ -1067,6 +1067,45 @@ static void test_failed_write_into_preallocation_reads_zeroes(void)
 	finish(&fx, root, m, 1);
 }
 
+/*
+ * fallocate() on an O_DSYNC file is as synchronous as its writes: each
+ * call that succeeds is durable when it returns (xfs_file_fallocate()
+ * forces the log: after a power cut right after, the new size is there,
+ * the preallocated range reads as zeroes and the punched hole stays
+ * punched), and each call that is refused (a collapse not block
+ * aligned, an insert at EOF) returns its error, not the log force's 0.
+ */
+static void test_fallocate_on_a_dsync_file_is_durable_or_refused(void)
+{
+	struct xfs_fixture fx = { .dev = &dev_ssd };
+	struct dentry *root = xfs_fixture_mount_root(&fx);
+	struct mfile m[1] = { };
+	u64 s = kshim_seed();
+
+	mopen(&m[0], root, "dsync", O_RDWR | O_CREAT | O_DSYNC);
+	KSHIM_ASSERT_EQ(kshim_vfs_syncfs(kshim_xfs_sb(fx.x)), 0);
+	mwrite(&m[0], s, 0, 32 * KB, 0);
+	KSHIM_ASSERT_EQ(kshim_vfs_fallocate(m[0].f, 0, 32 * KB, 32 * KB), 0);
+	msize(&m[0], 64 * KB);
+	KSHIM_ASSERT_EQ(kshim_vfs_fallocate(m[0].f, FALLOC_FL_PUNCH_HOLE |
+					    FALLOC_FL_KEEP_SIZE, 8 * KB,
+					    8 * KB), 0);
+	memset(m[0].want + 8 * KB, 0, 8 * KB);
+	KSHIM_ASSERT_EQ(kshim_vfs_fallocate(m[0].f, FALLOC_FL_COLLAPSE_RANGE,
+					    16 * KB + 512, 4 * KB), -EINVAL);
+	KSHIM_ASSERT_EQ(kshim_vfs_fallocate(m[0].f, FALLOC_FL_INSERT_RANGE,
+					    64 * KB, 4 * KB), -EINVAL);
+	mcheck(&m[0], "after fallocate on an O_DSYNC file");
+	KSHIM_ASSERT_EQ(extent_state(m[0].f, 40 * KB), 1);
+	KSHIM_ASSERT_EQ(extent_state(m[0].f, 12 * KB), -1);
+
+	power_cut_remount(&fx, &root, m, 1);
+	mcheck(&m[0], "after the power cut");
+	KSHIM_ASSERT_EQ(extent_state(m[0].f, 40 * KB), 1);
+	KSHIM_ASSERT_EQ(extent_state(m[0].f, 12 * KB), -1);
+	finish(&fx, root, m, 1);
+}
+
 static const struct kshim_test tests[] = {
 	KSHIM_TEST(test_buffered_write_read_back),
 	KSHIM_TEST(test_unwritten_extents_convert_at_completion),
@@ -1083,6 +1122,7 @@ static const struct kshim_test tests[] = {
 	KSHIM_TEST(test_write_into_preallocation_on_a_full_filesystem),
 	KSHIM_TEST(test_enospc_write_takes_back_speculative_preallocation),
 	KSHIM_TEST(test_failed_write_into_preallocation_reads_zeroes),
+	KSHIM_TEST(test_fallocate_on_a_dsync_file_is_durable_or_refused),
 	{ }
 };
 
