@@ -1106,6 +1106,66 @@ static void test_fallocate_on_a_dsync_file_is_durable_or_refused(void)
 	finish(&fx, root, m, 1);
 }
 
+/*
+ * FALLOC_FL_UNSHARE_RANGE's promise: when it returns 0 the range owns
+ * its blocks, with the same bytes. Its shared blocks are read (from
+ * the device: the page cache is gone after a remount), so a read
+ * error is its error: -EIO, the range still shared and intact. Once
+ * the device reads again, the unshare succeeds: new blocks for the
+ * clone, the source's block and bytes as they were.
+ */
+static void test_unshare_reads_the_shared_blocks_or_fails(void)
+{
+	struct xfs_fixture fx = { .dev = &dev_ssd };
+	struct dentry *root = xfs_fixture_mount_root(&fx);
+	struct xfs_mount *mp;
+	struct kshim_bdev *kb;
+	struct mfile m[2] = { };
+	struct kshim_fault eio = {
+		.ops = KSHIM_FAULT_READ,
+		.nr_sectors = (16 * KB) >> 9,
+		.status = BLK_STS_IOERR,
+	};
+	u64 s = kshim_seed();
+	xfs_fsblock_t src;
+	int id;
+
+	mopen(&m[0], root, "src", O_RDWR | O_CREAT);
+	mopen(&m[1], root, "clone", O_RDWR | O_CREAT);
+	mwrite(&m[0], s, 0, 32 * KB, 0);
+	KSHIM_ASSERT_EQ(kshim_vfs_clone_range(m[0].f, 0, m[1].f, 0, 0), 0);
+	memcpy(m[1].want, m[0].want, 32 * KB);
+	m[1].size = 32 * KB;
+	/* The mount, its device and their pointers are new. */
+	remount(&fx, &root, m, 2);
+	mp = fx.mp;
+	kb = kshim_xfs_data_bdev(fx.x);
+	src = disk_block(m[0].f, 8 * KB);
+	KSHIM_ASSERT_EQ(disk_block(m[1].f, 8 * KB), src);
+
+	eio.start = XFS_FSB_TO_DADDR(mp, disk_block(m[0].f, 0));
+	id = kshim_bdev_add_fault(kb, &eio);
+	KSHIM_ASSERT_FATAL(id >= 0);
+	KSHIM_ASSERT_EQ(kshim_vfs_fallocate(m[1].f, FALLOC_FL_UNSHARE_RANGE,
+					    0, 16 * KB), -EIO);
+	KSHIM_ASSERT(kshim_bdev_fault_hits(kb, id) > 0);
+	kshim_bdev_clear_faults(kb);
+	KSHIM_ASSERT(!xfs_is_shutdown(mp));
+	KSHIM_ASSERT_EQ(disk_block(m[1].f, 8 * KB), src);
+	mcheck(&m[1], "after the failed unshare");
+
+	KSHIM_ASSERT_EQ(kshim_vfs_fallocate(m[1].f, FALLOC_FL_UNSHARE_RANGE,
+					    0, 16 * KB), 0);
+	KSHIM_ASSERT(disk_block(m[1].f, 8 * KB) != src);
+	KSHIM_ASSERT_EQ(disk_block(m[0].f, 8 * KB), src);
+	mcheck(&m[1], "the clone after the unshare");
+	mcheck(&m[0], "the source after the clone's unshare");
+	remount(&fx, &root, m, 2);
+	mcheck(&m[0], "the source after a remount");
+	mcheck(&m[1], "the clone after a remount");
+	finish(&fx, root, m, 2);
+}
+
 static const struct kshim_test tests[] = {
 	KSHIM_TEST(test_buffered_write_read_back),
 	KSHIM_TEST(test_unwritten_extents_convert_at_completion),
@@ -1123,6 +1183,7 @@ static const struct kshim_test tests[] = {
 	KSHIM_TEST(test_enospc_write_takes_back_speculative_preallocation),
 	KSHIM_TEST(test_failed_write_into_preallocation_reads_zeroes),
 	KSHIM_TEST(test_fallocate_on_a_dsync_file_is_durable_or_refused),
+	KSHIM_TEST(test_unshare_reads_the_shared_blocks_or_fails),
 	{ }
 };
 
