@@ -1166,6 +1166,107 @@ static void test_unshare_reads_the_shared_blocks_or_fails(void)
 	finish(&fx, root, m, 2);
 }
 
+/* Background writeback of a whole file (WB_SYNC_NONE, as the flusher's
+ * passes), as a task of its own. */
+struct wb_pass {
+	struct address_space *mapping;
+	int ret;
+};
+
+static void wb_pass_fn(void *arg)
+{
+	struct wb_pass *p = arg;
+
+	p->ret = filemap_flush(p->mapping);
+}
+
+#define WB_LEN	(480 * KB)
+#define WB_AT	(464 * KB)	/* changed while the pass runs */
+
+/* M written whole and synced (one extent), then overwritten in
+ * page-sized writes: one dirty folio each. */
+static void dirty_whole_file(struct mfile *m, u64 seed)
+{
+	loff_t off;
+
+	mwrite(m, seed, 0, WB_LEN, 0);
+	KSHIM_ASSERT_EQ(kshim_vfs_fsync(m->f, 0), 0);
+	for (off = 0; off < WB_LEN; off += PAGE_SIZE)
+		mwrite(m, seed + 1, off, PAGE_SIZE, 0);
+}
+
+/* Starts a writeback pass over M, and returns once the pass has taken
+ * the first folio: its mapping of the file's extent is cached, and it
+ * is far from WB_AT. */
+static struct task_struct *start_wb_pass(struct mfile *m, struct wb_pass *p)
+{
+	struct task_struct *t;
+
+	*p = (struct wb_pass){ .mapping = m->f->f_mapping };
+	t = kshim_task_run(wb_pass_fn, p, "writeback", -1);
+	while (xa_get_mark(&p->mapping->i_pages, 0, PAGECACHE_TAG_DIRTY))
+		cond_resched();
+	return t;
+}
+
+/*
+ * Writeback caches the mapping it looked up and revalidates it per
+ * block against the data and CoW forks' sequence numbers
+ * (xfs_imap_valid()): a block whose mapping changed while a pass was
+ * under way must be looked up again, not written through the stale
+ * mapping. While a background pass (the flusher's kind) writes a file
+ * back, its block at WB_AT is punched out and written again (new
+ * delayed allocation, the old block freed): the pass must allocate for
+ * it, not write the freed block. In a second file, whose block at
+ * WB_AT was cloned into a third before the pass, that block is written
+ * again during the pass (copy on write, a CoW fork extent the pass did
+ * not see): the pass must write a new block, not the shared one, which
+ * is the clone's. Every file byte for byte after the pass, an fsync
+ * and a remount.
+ */
+static void test_writeback_revalidates_a_mapping_changed_under_it(void)
+{
+	struct xfs_fixture fx = { .dev = &dev_ssd };
+	struct dentry *root = xfs_fixture_mount_root(&fx);
+	struct mfile m[3] = { };
+	struct task_struct *t;
+	struct wb_pass p;
+	u64 s = kshim_seed();
+	unsigned int i;
+
+	mopen(&m[0], root, "punched", O_RDWR | O_CREAT);
+	dirty_whole_file(&m[0], s);
+	t = start_wb_pass(&m[0], &p);
+	KSHIM_ASSERT_EQ(kshim_vfs_fallocate(m[0].f, FALLOC_FL_PUNCH_HOLE |
+					    FALLOC_FL_KEEP_SIZE, WB_AT,
+					    PAGE_SIZE), 0);
+	mwrite(&m[0], s + 2, WB_AT, PAGE_SIZE, 0);
+	kshim_task_join(t);
+	KSHIM_ASSERT_EQ(p.ret, 0);
+
+	mopen(&m[1], root, "cloned", O_RDWR | O_CREAT);
+	mopen(&m[2], root, "clone", O_RDWR | O_CREAT);
+	dirty_whole_file(&m[1], s + 3);
+	KSHIM_ASSERT_EQ(kshim_vfs_clone_range(m[1].f, WB_AT, m[2].f, 0,
+					      PAGE_SIZE), 0);
+	memcpy(m[2].want, m[1].want + WB_AT, PAGE_SIZE);
+	m[2].size = PAGE_SIZE;
+	t = start_wb_pass(&m[1], &p);
+	mwrite(&m[1], s + 5, WB_AT, PAGE_SIZE, 0);
+	kshim_task_join(t);
+	KSHIM_ASSERT_EQ(p.ret, 0);
+
+	for (i = 0; i < 3; i++) {
+		KSHIM_ASSERT_EQ(kshim_vfs_fsync(m[i].f, 0), 0);
+		mcheck(&m[i], "after the pass");
+	}
+	KSHIM_ASSERT(disk_block(m[1].f, WB_AT) != disk_block(m[2].f, 0));
+	remount(&fx, &root, m, 3);
+	for (i = 0; i < 3; i++)
+		mcheck(&m[i], "after a remount");
+	finish(&fx, root, m, 3);
+}
+
 static const struct kshim_test tests[] = {
 	KSHIM_TEST(test_buffered_write_read_back),
 	KSHIM_TEST(test_unwritten_extents_convert_at_completion),
@@ -1184,6 +1285,7 @@ static const struct kshim_test tests[] = {
 	KSHIM_TEST(test_failed_write_into_preallocation_reads_zeroes),
 	KSHIM_TEST(test_fallocate_on_a_dsync_file_is_durable_or_refused),
 	KSHIM_TEST(test_unshare_reads_the_shared_blocks_or_fails),
+	KSHIM_TEST(test_writeback_revalidates_a_mapping_changed_under_it),
 	{ }
 };
 
