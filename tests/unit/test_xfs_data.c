@@ -1267,6 +1267,69 @@ static void test_writeback_revalidates_a_mapping_changed_under_it(void)
 	finish(&fx, root, m, 3);
 }
 
+/*
+ * A copy on write that the device fails: the block's new copy is given
+ * up (xfs_end_ioend() cancels the CoW fork's range), so the file keeps
+ * pointing at the shared block, which still holds the clone's bytes,
+ * and fsync says -EIO once; the filesystem stays up, and the rest of
+ * the writeback pass (the file's own blocks after the shared one,
+ * mapped and written while the failed I/O completes and is cancelled
+ * on XFS's workqueue) lands. After a remount the shared block reads as
+ * before the failed write, everything else as written, and no CoW
+ * staging block is left behind (xfs_repair -n).
+ */
+static void test_failed_copy_on_write_keeps_the_shared_block(void)
+{
+	struct xfs_fixture fx = { .dev = &dev_ssd };
+	struct dentry *root = xfs_fixture_mount_root(&fx);
+	struct kshim_bdev *kb = kshim_xfs_data_bdev(fx.x);
+	struct mfile m[2] = { };
+	/* The first write the device sees: the CoW block's. */
+	struct kshim_fault eio = {
+		.ops = KSHIM_FAULT_WRITE,
+		.nth = 1,
+		.status = BLK_STS_IOERR,
+	};
+	const loff_t at = 124 * KB;	/* the shared block */
+	u8 *old = kvmalloc(128 * KB, GFP_KERNEL | __GFP_NOFAIL);
+	u64 s = kshim_seed();
+	loff_t off;
+	int id;
+
+	mopen(&m[0], root, "src", O_RDWR | O_CREAT);
+	mopen(&m[1], root, "dst", O_RDWR | O_CREAT);
+	mwrite(&m[0], s, 0, 128 * KB, 0);
+	mwrite(&m[1], s + 1, 0, 480 * KB, 0);
+	KSHIM_ASSERT_EQ(kshim_vfs_clone_range(m[0].f, at, m[1].f, at,
+					      PAGE_SIZE), 0);
+	memcpy(m[1].want + at, m[0].want + at, PAGE_SIZE);
+	KSHIM_ASSERT_EQ(kshim_vfs_syncfs(kshim_xfs_sb(fx.x)), 0);
+
+	/* Dirty, one folio per block: the shared block and the blocks
+	 * around it that its CoW reservation covers (the CoW extent size
+	 * hint's 32 blocks, 0 to 128 KiB), then the file's own blocks. */
+	memcpy(old, m[1].want, 128 * KB);
+	for (off = 0; off < 480 * KB; off += PAGE_SIZE)
+		mwrite(&m[1], s + 2, off, PAGE_SIZE, 0);
+	id = kshim_bdev_add_fault(kb, &eio);
+	KSHIM_ASSERT_FATAL(id >= 0);
+	KSHIM_ASSERT_EQ(filemap_flush(m[1].f->f_mapping), 0);
+	KSHIM_ASSERT_EQ(kshim_vfs_fsync(m[1].f, 0), -EIO);
+	KSHIM_ASSERT_EQ(kshim_bdev_fault_hits(kb, id), 1);
+	kshim_bdev_clear_faults(kb);
+	KSHIM_ASSERT(!xfs_is_shutdown(fx.mp));
+	KSHIM_ASSERT_EQ(kshim_vfs_fsync(m[1].f, 0), 0);
+	KSHIM_ASSERT_EQ(disk_block(m[1].f, at), disk_block(m[0].f, at));
+
+	/* The failed CoW range holds what it held before. */
+	memcpy(m[1].want, old, 128 * KB);
+	kvfree(old);
+	remount(&fx, &root, m, 2);
+	mcheck(&m[0], "the source after a remount");
+	mcheck(&m[1], "the file whose copy on write failed, after a remount");
+	finish(&fx, root, m, 2);
+}
+
 static const struct kshim_test tests[] = {
 	KSHIM_TEST(test_buffered_write_read_back),
 	KSHIM_TEST(test_unwritten_extents_convert_at_completion),
@@ -1286,6 +1349,7 @@ static const struct kshim_test tests[] = {
 	KSHIM_TEST(test_fallocate_on_a_dsync_file_is_durable_or_refused),
 	KSHIM_TEST(test_unshare_reads_the_shared_blocks_or_fails),
 	KSHIM_TEST(test_writeback_revalidates_a_mapping_changed_under_it),
+	KSHIM_TEST(test_failed_copy_on_write_keeps_the_shared_block),
 	{ }
 };
 
