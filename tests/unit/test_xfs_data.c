@@ -8,8 +8,10 @@
  * what fsync, fdatasync and O_DSYNC promise across a power failure (with
  * the log on the data device or a device of its own) and what they cost
  * in cache flushes; sub-block direct writes; writes on a full
- * filesystem (into preallocation, and taking back another file's
- * speculative preallocation) and a write the device fails.
+ * filesystem (into preallocation or a last block, and taking back
+ * another file's speculative preallocation); writes, copies on write
+ * and unshares the device fails; fallocate on an O_DSYNC file; and
+ * writeback revalidating a mapping changed under a pass.
  * Every file's contents are checked byte for byte against a model, again
  * after a remount (the page cache gone: the bytes came from the device),
  * and every image passes xfs_repair -n (xfs_fixture_remove()).
