@@ -1332,6 +1332,42 @@ static void test_failed_copy_on_write_keeps_the_shared_block(void)
 	finish(&fx, root, m, 2);
 }
 
+/*
+ * RWF_NOWAIT on sub-block direct writes: an overwrite of written blocks
+ * inside EOF completes at once, under the shared iolock (no block to
+ * allocate, none to zero), and a write that would extend the file
+ * returns -EAGAIN (it needs the exclusive lock, for the zeroing of its
+ * tail block), writing nothing. The file is opened as XFS's open by
+ * handle opens files for xfs_fsr and HSMs, FMODE_NOCMTIME (invisible
+ * I/O): otherwise the mtime update alone makes a NOWAIT write -EAGAIN
+ * whenever the clock has ticked since the last one.
+ */
+static void test_nowait_sub_block_direct_overwrite(void)
+{
+	struct xfs_fixture fx = { .dev = &dev_ssd };
+	struct dentry *root = xfs_fixture_mount_root(&fx);
+	struct mfile m[1] = { };
+	u8 *b = kvzalloc(PAGE_SIZE, GFP_KERNEL | __GFP_NOFAIL);
+	u64 s = kshim_seed();
+
+	mopen(&m[0], root, "n", O_RDWR | O_CREAT | O_DIRECT);
+	mwrite(&m[0], s, 0, 32 * KB, 0);
+	KSHIM_ASSERT_EQ(kshim_vfs_fsync(m[0].f, 0), 0);
+	m[0].f->f_mode |= FMODE_NOCMTIME;	/* as xfs_open_by_handle() */
+
+	mwrite(&m[0], s + 1, 8 * KB + 512, 1 * KB, RWF_NOWAIT);
+	mwrite(&m[0], s + 2, 31 * KB, 512, RWF_NOWAIT);	/* in the last block */
+	KSHIM_ASSERT_EQ(kshim_vfs_pwrite(m[0].f, b, 1 * KB, 31 * KB + 512,
+					 RWF_NOWAIT), -EAGAIN);
+	KSHIM_ASSERT_EQ(kshim_vfs_pwrite(m[0].f, b, 1 * KB, 40 * KB,
+					 RWF_NOWAIT), -EAGAIN);
+	mcheck(&m[0], "after NOWAIT direct writes");
+	remount(&fx, &root, m, 1);
+	mcheck(&m[0], "after a remount");
+	kvfree(b);
+	finish(&fx, root, m, 1);
+}
+
 static const struct kshim_test tests[] = {
 	KSHIM_TEST(test_buffered_write_read_back),
 	KSHIM_TEST(test_unwritten_extents_convert_at_completion),
@@ -1352,6 +1388,7 @@ static const struct kshim_test tests[] = {
 	KSHIM_TEST(test_unshare_reads_the_shared_blocks_or_fails),
 	KSHIM_TEST(test_writeback_revalidates_a_mapping_changed_under_it),
 	KSHIM_TEST(test_failed_copy_on_write_keeps_the_shared_block),
+	KSHIM_TEST(test_nowait_sub_block_direct_overwrite),
 	{ }
 };
 
