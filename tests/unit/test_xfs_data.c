@@ -8,8 +8,10 @@
  * what fsync, fdatasync and O_DSYNC promise across a power failure (with
  * the log on the data device or a device of its own) and what they cost
  * in cache flushes; sub-block direct writes; writes on a full
- * filesystem (into preallocation, and taking back another file's
- * speculative preallocation) and a write the device fails.
+ * filesystem (into preallocation or a last block, and taking back
+ * another file's speculative preallocation); writes, copies on write
+ * and unshares the device fails; fallocate on an O_DSYNC file; and
+ * writeback revalidating a mapping changed under a pass.
  * Every file's contents are checked byte for byte against a model, again
  * after a remount (the page cache gone: the bytes came from the device),
  * and every image passes xfs_repair -n (xfs_fixture_remove()).
@@ -868,14 +870,17 @@ static s64 free_blocks(struct xfs_mount *mp)
  * -ENOSPC), and then buffered and direct writes into blocks preallocated
  * past EOF before still succeed, as does their fsync, which converts
  * the unwritten extents and logs the new sizes, from the reserve pool;
- * after a power cut the data and sizes are there.
+ * so does a write that needs no new block at all: one that extends the
+ * file within its last, written block, whose completion only logs the
+ * new size (xfs_setfilesize(), which reserves no block). After a power
+ * cut the data and sizes are there.
  */
 static void test_write_into_preallocation_on_a_full_filesystem(void)
 {
 	struct xfs_fixture fx = { .dev = &dev_ssd };
 	struct dentry *root = xfs_fixture_mount_root(&fx);
 	struct xfs_mount *mp = fx.mp;
-	struct mfile m[3] = { };
+	struct mfile m[4] = { };
 	u64 s = kshim_seed(), resblks = mp->m_resblks;
 	char b[KB] = { 0 };
 	unsigned int i;
@@ -883,9 +888,12 @@ static void test_write_into_preallocation_on_a_full_filesystem(void)
 	mopen(&m[0], root, "buffered", O_RDWR | O_CREAT);
 	mopen(&m[1], root, "direct", O_RDWR | O_CREAT | O_DIRECT);
 	mopen(&m[2], root, "hole", O_RDWR | O_CREAT);
+	mopen(&m[3], root, "tail", O_RDWR | O_CREAT);
 	for (i = 0; i < 2; i++)
 		KSHIM_ASSERT_EQ(kshim_vfs_fallocate(m[i].f, FALLOC_FL_KEEP_SIZE,
 						    0, 256 * KB), 0);
+	mwrite(&m[3], s + 2, 0, 12 * KB - 100, 0);
+	KSHIM_ASSERT_EQ(kshim_vfs_fsync(m[3].f, 0), 0);
 	KSHIM_ASSERT_EQ(kshim_vfs_syncfs(kshim_xfs_sb(fx.x)), 0);
 	KSHIM_ASSERT_EQ(xfs_reserve_blocks(mp, resblks + free_blocks(mp)), 0);
 	KSHIM_ASSERT_EQ(free_blocks(mp), 0);
@@ -893,16 +901,20 @@ static void test_write_into_preallocation_on_a_full_filesystem(void)
 
 	mwrite(&m[0], s, 0, 100 * KB + 3, 0);
 	mwrite(&m[1], s + 1, 0, 64 * KB, 0);
+	mwrite(&m[3], s + 3, 12 * KB - 100, 100, 0);
+	KSHIM_ASSERT_EQ(extent_state(m[3].f, 8 * KB), 0);
 	for (i = 0; i < 2; i++)
 		KSHIM_ASSERT_EQ(kshim_vfs_fsync(m[i].f, 0), 0);
+	KSHIM_ASSERT_EQ(kshim_vfs_fsync(m[3].f, 1), 0);
 	mcheck(&m[0], "buffered, on a full filesystem");
 	mcheck(&m[1], "direct, on a full filesystem");
+	mcheck(&m[3], "extended in its last block, on a full filesystem");
 	KSHIM_ASSERT_EQ(xfs_reserve_blocks(mp, resblks), 0);
 
-	power_cut_remount(&fx, &root, m, 3);
-	for (i = 0; i < 3; i++)
+	power_cut_remount(&fx, &root, m, 4);
+	for (i = 0; i < 4; i++)
 		mcheck(&m[i], "after the power cut");
-	finish(&fx, root, m, 3);
+	finish(&fx, root, m, 4);
 }
 
 /* Bytes a file holds on disk past its size: speculative preallocation. */
@@ -1003,10 +1015,12 @@ static void junk_free_space(struct xfs_fixture *fx, struct dentry *root)
 
 /*
  * A write into preallocated (unwritten) blocks that the device fails:
- * fsync reports -EIO, and the blocks stay unwritten, so that after a
- * remount the range reads as zeroes, not as whatever the blocks held
- * before they were allocated. Free space is filled with 0xa5 and freed
- * first, so that a block exposed without having been written shows.
+ * fsync reports -EIO, at once (no log force, no cache flush spent on a
+ * write that did not happen: nothing it would make durable is owed),
+ * and the blocks stay unwritten, so that after a remount the range
+ * reads as zeroes, not as whatever the blocks held before they were
+ * allocated. Free space is filled with 0xa5 and freed first, so that a
+ * block exposed without having been written shows.
  */
 static void test_failed_write_into_preallocation_reads_zeroes(void)
 {
@@ -1020,6 +1034,7 @@ static void test_failed_write_into_preallocation_reads_zeroes(void)
 		.nr_sectors = (64 * KB) >> 9,
 		.status = BLK_STS_IOERR,
 	};
+	struct flushes before, after;
 	u64 s = kshim_seed();
 	int id;
 
@@ -1034,7 +1049,13 @@ static void test_failed_write_into_preallocation_reads_zeroes(void)
 	KSHIM_ASSERT_FATAL(id >= 0);
 
 	mwrite(&m[0], s + 1, 4 * KB, 40 * KB, 0);
+	before = flushes_now(&fx);
 	KSHIM_ASSERT_EQ(kshim_vfs_fsync(m[0].f, 0), -EIO);
+	after = flushes_now(&fx);
+	/* The error is all fsync has to say: it forces no log and drains
+	 * no cache for a write that did not happen. */
+	KSHIM_ASSERT_EQ(after.preflush - before.preflush, 0);
+	KSHIM_ASSERT_EQ(after.flush - before.flush, 0);
 	KSHIM_ASSERT(kshim_bdev_fault_hits(kb, id) > 0);
 	kshim_bdev_clear_faults(kb);
 	KSHIM_ASSERT(!xfs_is_shutdown(mp));
@@ -1045,6 +1066,305 @@ static void test_failed_write_into_preallocation_reads_zeroes(void)
 	memset(m[0].want, 0, 64 * KB);
 	remount(&fx, &root, m, 1);
 	mcheck(&m[0], "after the failed write and a remount");
+	finish(&fx, root, m, 1);
+}
+
+/*
+ * fallocate() on an O_DSYNC file is as synchronous as its writes: each
+ * call that succeeds is durable when it returns (xfs_file_fallocate()
+ * forces the log: after a power cut right after, the new size is there,
+ * the preallocated range reads as zeroes and the punched hole stays
+ * punched), and each call that is refused (a collapse not block
+ * aligned, an insert at EOF) returns its error, not the log force's 0.
+ */
+static void test_fallocate_on_a_dsync_file_is_durable_or_refused(void)
+{
+	struct xfs_fixture fx = { .dev = &dev_ssd };
+	struct dentry *root = xfs_fixture_mount_root(&fx);
+	struct mfile m[1] = { };
+	u64 s = kshim_seed();
+
+	mopen(&m[0], root, "dsync", O_RDWR | O_CREAT | O_DSYNC);
+	KSHIM_ASSERT_EQ(kshim_vfs_syncfs(kshim_xfs_sb(fx.x)), 0);
+	mwrite(&m[0], s, 0, 32 * KB, 0);
+	KSHIM_ASSERT_EQ(kshim_vfs_fallocate(m[0].f, 0, 32 * KB, 32 * KB), 0);
+	msize(&m[0], 64 * KB);
+	KSHIM_ASSERT_EQ(kshim_vfs_fallocate(m[0].f, FALLOC_FL_PUNCH_HOLE |
+					    FALLOC_FL_KEEP_SIZE, 8 * KB,
+					    8 * KB), 0);
+	memset(m[0].want + 8 * KB, 0, 8 * KB);
+	KSHIM_ASSERT_EQ(kshim_vfs_fallocate(m[0].f, FALLOC_FL_COLLAPSE_RANGE,
+					    16 * KB + 512, 4 * KB), -EINVAL);
+	KSHIM_ASSERT_EQ(kshim_vfs_fallocate(m[0].f, FALLOC_FL_INSERT_RANGE,
+					    64 * KB, 4 * KB), -EINVAL);
+	mcheck(&m[0], "after fallocate on an O_DSYNC file");
+	KSHIM_ASSERT_EQ(extent_state(m[0].f, 40 * KB), 1);
+	KSHIM_ASSERT_EQ(extent_state(m[0].f, 12 * KB), -1);
+
+	power_cut_remount(&fx, &root, m, 1);
+	mcheck(&m[0], "after the power cut");
+	KSHIM_ASSERT_EQ(extent_state(m[0].f, 40 * KB), 1);
+	KSHIM_ASSERT_EQ(extent_state(m[0].f, 12 * KB), -1);
+	finish(&fx, root, m, 1);
+}
+
+/*
+ * FALLOC_FL_UNSHARE_RANGE's promise: when it returns 0 the range owns
+ * its blocks, with the same bytes. Its shared blocks are read (from
+ * the device: the page cache is gone after a remount), so a read
+ * error is its error: -EIO, the range still shared and intact. Once
+ * the device reads again, the unshare succeeds: new blocks for the
+ * clone, the source's block and bytes as they were.
+ */
+static void test_unshare_reads_the_shared_blocks_or_fails(void)
+{
+	struct xfs_fixture fx = { .dev = &dev_ssd };
+	struct dentry *root = xfs_fixture_mount_root(&fx);
+	struct xfs_mount *mp;
+	struct kshim_bdev *kb;
+	struct mfile m[2] = { };
+	struct kshim_fault eio = {
+		.ops = KSHIM_FAULT_READ,
+		.nr_sectors = (16 * KB) >> 9,
+		.status = BLK_STS_IOERR,
+	};
+	u64 s = kshim_seed();
+	xfs_fsblock_t src;
+	int id;
+
+	mopen(&m[0], root, "src", O_RDWR | O_CREAT);
+	mopen(&m[1], root, "clone", O_RDWR | O_CREAT);
+	mwrite(&m[0], s, 0, 32 * KB, 0);
+	KSHIM_ASSERT_EQ(kshim_vfs_clone_range(m[0].f, 0, m[1].f, 0, 0), 0);
+	memcpy(m[1].want, m[0].want, 32 * KB);
+	m[1].size = 32 * KB;
+	/* The mount, its device and their pointers are new. */
+	remount(&fx, &root, m, 2);
+	mp = fx.mp;
+	kb = kshim_xfs_data_bdev(fx.x);
+	src = disk_block(m[0].f, 8 * KB);
+	KSHIM_ASSERT_EQ(disk_block(m[1].f, 8 * KB), src);
+
+	eio.start = XFS_FSB_TO_DADDR(mp, disk_block(m[0].f, 0));
+	id = kshim_bdev_add_fault(kb, &eio);
+	KSHIM_ASSERT_FATAL(id >= 0);
+	KSHIM_ASSERT_EQ(kshim_vfs_fallocate(m[1].f, FALLOC_FL_UNSHARE_RANGE,
+					    0, 16 * KB), -EIO);
+	KSHIM_ASSERT(kshim_bdev_fault_hits(kb, id) > 0);
+	kshim_bdev_clear_faults(kb);
+	KSHIM_ASSERT(!xfs_is_shutdown(mp));
+	KSHIM_ASSERT_EQ(disk_block(m[1].f, 8 * KB), src);
+	mcheck(&m[1], "after the failed unshare");
+
+	KSHIM_ASSERT_EQ(kshim_vfs_fallocate(m[1].f, FALLOC_FL_UNSHARE_RANGE,
+					    0, 16 * KB), 0);
+	KSHIM_ASSERT(disk_block(m[1].f, 8 * KB) != src);
+	KSHIM_ASSERT_EQ(disk_block(m[0].f, 8 * KB), src);
+	mcheck(&m[1], "the clone after the unshare");
+	mcheck(&m[0], "the source after the clone's unshare");
+	remount(&fx, &root, m, 2);
+	mcheck(&m[0], "the source after a remount");
+	mcheck(&m[1], "the clone after a remount");
+	finish(&fx, root, m, 2);
+}
+
+/* Background writeback of a whole file (WB_SYNC_NONE, as the flusher's
+ * passes), as a task of its own. */
+struct wb_pass {
+	struct address_space *mapping;
+	int ret;
+};
+
+static void wb_pass_fn(void *arg)
+{
+	struct wb_pass *p = arg;
+
+	p->ret = filemap_flush(p->mapping);
+}
+
+#define WB_LEN	(480 * KB)
+#define WB_AT	(464 * KB)	/* changed while the pass runs */
+
+/* M written whole and synced (one extent), then overwritten in
+ * page-sized writes: one dirty folio each. */
+static void dirty_whole_file(struct mfile *m, u64 seed)
+{
+	loff_t off;
+
+	mwrite(m, seed, 0, WB_LEN, 0);
+	KSHIM_ASSERT_EQ(kshim_vfs_fsync(m->f, 0), 0);
+	for (off = 0; off < WB_LEN; off += PAGE_SIZE)
+		mwrite(m, seed + 1, off, PAGE_SIZE, 0);
+}
+
+/* Starts a writeback pass over M, and returns once the pass has taken
+ * the first folio: its mapping of the file's extent is cached, and it
+ * is far from WB_AT. */
+static struct task_struct *start_wb_pass(struct mfile *m, struct wb_pass *p)
+{
+	struct task_struct *t;
+
+	*p = (struct wb_pass){ .mapping = m->f->f_mapping };
+	t = kshim_task_run(wb_pass_fn, p, "writeback", -1);
+	while (xa_get_mark(&p->mapping->i_pages, 0, PAGECACHE_TAG_DIRTY))
+		cond_resched();
+	return t;
+}
+
+/*
+ * Writeback caches the mapping it looked up and revalidates it per
+ * block against the data and CoW forks' sequence numbers
+ * (xfs_imap_valid()): a block whose mapping changed while a pass was
+ * under way must be looked up again, not written through the stale
+ * mapping. While a background pass (the flusher's kind) writes a file
+ * back, its block at WB_AT is punched out and written again (new
+ * delayed allocation, the old block freed): the pass must allocate for
+ * it, not write the freed block. In a second file, whose block at
+ * WB_AT was cloned into a third before the pass, that block is written
+ * again during the pass (copy on write, a CoW fork extent the pass did
+ * not see): the pass must write a new block, not the shared one, which
+ * is the clone's. Every file byte for byte after the pass, an fsync
+ * and a remount.
+ */
+static void test_writeback_revalidates_a_mapping_changed_under_it(void)
+{
+	struct xfs_fixture fx = { .dev = &dev_ssd };
+	struct dentry *root = xfs_fixture_mount_root(&fx);
+	struct mfile m[3] = { };
+	struct task_struct *t;
+	struct wb_pass p;
+	u64 s = kshim_seed();
+	unsigned int i;
+
+	mopen(&m[0], root, "punched", O_RDWR | O_CREAT);
+	dirty_whole_file(&m[0], s);
+	t = start_wb_pass(&m[0], &p);
+	KSHIM_ASSERT_EQ(kshim_vfs_fallocate(m[0].f, FALLOC_FL_PUNCH_HOLE |
+					    FALLOC_FL_KEEP_SIZE, WB_AT,
+					    PAGE_SIZE), 0);
+	mwrite(&m[0], s + 2, WB_AT, PAGE_SIZE, 0);
+	kshim_task_join(t);
+	KSHIM_ASSERT_EQ(p.ret, 0);
+
+	mopen(&m[1], root, "cloned", O_RDWR | O_CREAT);
+	mopen(&m[2], root, "clone", O_RDWR | O_CREAT);
+	dirty_whole_file(&m[1], s + 3);
+	KSHIM_ASSERT_EQ(kshim_vfs_clone_range(m[1].f, WB_AT, m[2].f, 0,
+					      PAGE_SIZE), 0);
+	memcpy(m[2].want, m[1].want + WB_AT, PAGE_SIZE);
+	m[2].size = PAGE_SIZE;
+	t = start_wb_pass(&m[1], &p);
+	mwrite(&m[1], s + 5, WB_AT, PAGE_SIZE, 0);
+	kshim_task_join(t);
+	KSHIM_ASSERT_EQ(p.ret, 0);
+
+	for (i = 0; i < 3; i++) {
+		KSHIM_ASSERT_EQ(kshim_vfs_fsync(m[i].f, 0), 0);
+		mcheck(&m[i], "after the pass");
+	}
+	KSHIM_ASSERT(disk_block(m[1].f, WB_AT) != disk_block(m[2].f, 0));
+	remount(&fx, &root, m, 3);
+	for (i = 0; i < 3; i++)
+		mcheck(&m[i], "after a remount");
+	finish(&fx, root, m, 3);
+}
+
+/*
+ * A copy on write that the device fails: the block's new copy is given
+ * up (xfs_end_ioend() cancels the CoW fork's range), so the file keeps
+ * pointing at the shared block, which still holds the clone's bytes,
+ * and fsync says -EIO once; the filesystem stays up, and the rest of
+ * the writeback pass (the file's own blocks after the shared one,
+ * mapped and written while the failed I/O completes and is cancelled
+ * on XFS's workqueue) lands. After a remount the shared block reads as
+ * before the failed write, everything else as written, and no CoW
+ * staging block is left behind (xfs_repair -n).
+ */
+static void test_failed_copy_on_write_keeps_the_shared_block(void)
+{
+	struct xfs_fixture fx = { .dev = &dev_ssd };
+	struct dentry *root = xfs_fixture_mount_root(&fx);
+	struct kshim_bdev *kb = kshim_xfs_data_bdev(fx.x);
+	struct mfile m[2] = { };
+	/* The first write the device sees: the CoW block's. */
+	struct kshim_fault eio = {
+		.ops = KSHIM_FAULT_WRITE,
+		.nth = 1,
+		.status = BLK_STS_IOERR,
+	};
+	const loff_t at = 124 * KB;	/* the shared block */
+	u8 *old = kvmalloc(128 * KB, GFP_KERNEL | __GFP_NOFAIL);
+	u64 s = kshim_seed();
+	loff_t off;
+	int id;
+
+	mopen(&m[0], root, "src", O_RDWR | O_CREAT);
+	mopen(&m[1], root, "dst", O_RDWR | O_CREAT);
+	mwrite(&m[0], s, 0, 128 * KB, 0);
+	mwrite(&m[1], s + 1, 0, 480 * KB, 0);
+	KSHIM_ASSERT_EQ(kshim_vfs_clone_range(m[0].f, at, m[1].f, at,
+					      PAGE_SIZE), 0);
+	memcpy(m[1].want + at, m[0].want + at, PAGE_SIZE);
+	KSHIM_ASSERT_EQ(kshim_vfs_syncfs(kshim_xfs_sb(fx.x)), 0);
+
+	/* Dirty, one folio per block: the shared block and the blocks
+	 * around it that its CoW reservation covers (the CoW extent size
+	 * hint's 32 blocks, 0 to 128 KiB), then the file's own blocks. */
+	memcpy(old, m[1].want, 128 * KB);
+	for (off = 0; off < 480 * KB; off += PAGE_SIZE)
+		mwrite(&m[1], s + 2, off, PAGE_SIZE, 0);
+	id = kshim_bdev_add_fault(kb, &eio);
+	KSHIM_ASSERT_FATAL(id >= 0);
+	KSHIM_ASSERT_EQ(filemap_flush(m[1].f->f_mapping), 0);
+	KSHIM_ASSERT_EQ(kshim_vfs_fsync(m[1].f, 0), -EIO);
+	KSHIM_ASSERT_EQ(kshim_bdev_fault_hits(kb, id), 1);
+	kshim_bdev_clear_faults(kb);
+	KSHIM_ASSERT(!xfs_is_shutdown(fx.mp));
+	KSHIM_ASSERT_EQ(kshim_vfs_fsync(m[1].f, 0), 0);
+	KSHIM_ASSERT_EQ(disk_block(m[1].f, at), disk_block(m[0].f, at));
+
+	/* The failed CoW range holds what it held before. */
+	memcpy(m[1].want, old, 128 * KB);
+	kvfree(old);
+	remount(&fx, &root, m, 2);
+	mcheck(&m[0], "the source after a remount");
+	mcheck(&m[1], "the file whose copy on write failed, after a remount");
+	finish(&fx, root, m, 2);
+}
+
+/*
+ * RWF_NOWAIT on sub-block direct writes: an overwrite of written blocks
+ * inside EOF completes at once, under the shared iolock (no block to
+ * allocate, none to zero), and a write that would extend the file
+ * returns -EAGAIN (it needs the exclusive lock, for the zeroing of its
+ * tail block), writing nothing. The file is opened as XFS's open by
+ * handle opens files for xfs_fsr and HSMs, FMODE_NOCMTIME (invisible
+ * I/O): otherwise the mtime update alone makes a NOWAIT write -EAGAIN
+ * whenever the clock has ticked since the last one.
+ */
+static void test_nowait_sub_block_direct_overwrite(void)
+{
+	struct xfs_fixture fx = { .dev = &dev_ssd };
+	struct dentry *root = xfs_fixture_mount_root(&fx);
+	struct mfile m[1] = { };
+	u8 *b = kvzalloc(PAGE_SIZE, GFP_KERNEL | __GFP_NOFAIL);
+	u64 s = kshim_seed();
+
+	mopen(&m[0], root, "n", O_RDWR | O_CREAT | O_DIRECT);
+	mwrite(&m[0], s, 0, 32 * KB, 0);
+	KSHIM_ASSERT_EQ(kshim_vfs_fsync(m[0].f, 0), 0);
+	m[0].f->f_mode |= FMODE_NOCMTIME;	/* as xfs_open_by_handle() */
+
+	mwrite(&m[0], s + 1, 8 * KB + 512, 1 * KB, RWF_NOWAIT);
+	mwrite(&m[0], s + 2, 31 * KB, 512, RWF_NOWAIT);	/* in the last block */
+	KSHIM_ASSERT_EQ(kshim_vfs_pwrite(m[0].f, b, 1 * KB, 31 * KB + 512,
+					 RWF_NOWAIT), -EAGAIN);
+	KSHIM_ASSERT_EQ(kshim_vfs_pwrite(m[0].f, b, 1 * KB, 40 * KB,
+					 RWF_NOWAIT), -EAGAIN);
+	mcheck(&m[0], "after NOWAIT direct writes");
+	remount(&fx, &root, m, 1);
+	mcheck(&m[0], "after a remount");
+	kvfree(b);
 	finish(&fx, root, m, 1);
 }
 
@@ -1064,6 +1384,11 @@ static const struct kshim_test tests[] = {
 	KSHIM_TEST(test_write_into_preallocation_on_a_full_filesystem),
 	KSHIM_TEST(test_enospc_write_takes_back_speculative_preallocation),
 	KSHIM_TEST(test_failed_write_into_preallocation_reads_zeroes),
+	KSHIM_TEST(test_fallocate_on_a_dsync_file_is_durable_or_refused),
+	KSHIM_TEST(test_unshare_reads_the_shared_blocks_or_fails),
+	KSHIM_TEST(test_writeback_revalidates_a_mapping_changed_under_it),
+	KSHIM_TEST(test_failed_copy_on_write_keeps_the_shared_block),
+	KSHIM_TEST(test_nowait_sub_block_direct_overwrite),
 	{ }
 };
 
