@@ -561,6 +561,60 @@ static void test_writeback_of_more_folios_than_a_bio_holds(void)
 	finish(&fx, root, NULL, 0);
 }
 
+/* Fallocate F (KEEP_SIZE, past its end) until the filesystem refuses:
+ * what is left is less than one more block and its mapping's share. */
+static void fill_free_space(struct file *f)
+{
+	loff_t off = 0, step;
+
+	for (step = 1 << 20; step >= 4 * KB; step /= 16)
+		while (!kshim_vfs_fallocate(f, FALLOC_FL_KEEP_SIZE, off, step))
+			off += step;
+}
+
+/*
+ * The reserve pool (xfs_reserve_blocks(), xfs_io's resblks) is what
+ * lets a write into preallocated space complete on a full filesystem:
+ * the unwritten extent's conversion at I/O completion reserves from it
+ * (XFS_TRANS_RESERVE) the worst case of two full bmap btree splits.
+ * With the pool cut down to exactly that and no free space left, a
+ * buffered write into preallocated blocks, its fsync (the conversion,
+ * the new size) and the data across a power cut all still hold.
+ */
+static void test_unwritten_conversion_from_a_pool_of_its_worst_case(void)
+{
+	struct xfs_fixture fx = { .dev = &dev_ssd };
+	struct dentry *root = xfs_fixture_mount_root(&fx);
+	struct xfs_mount *mp = fx.mp;
+	struct mfile m[1] = { };
+	u64 s = kshim_seed(), resblks = mp->m_resblks;
+	u64 worst = XFS_DIOSTRAT_SPACE_RES(mp, 0) << 1;
+	struct file *fill;
+
+	mopen(&m[0], root, "p", O_RDWR | O_CREAT);
+	KSHIM_ASSERT_EQ(kshim_vfs_fallocate(m[0].f, FALLOC_FL_KEEP_SIZE, 0,
+					    64 * KB), 0);
+	KSHIM_ASSERT_EQ(kshim_vfs_syncfs(kshim_xfs_sb(fx.x)), 0);
+	KSHIM_ASSERT_EQ(xfs_reserve_blocks(mp, worst), 0);
+	KSHIM_ASSERT_EQ_FATAL(kshim_vfs_open(root, "fill", O_RDWR | O_CREAT,
+					     0644, &fill), 0);
+	fill_free_space(fill);
+	KSHIM_ASSERT_EQ(kshim_vfs_close(fill), 0);
+	kshim_info("%lld blocks free, a pool of %llu\n", free_blocks(mp),
+		   worst);
+	KSHIM_ASSERT(free_blocks(mp) < (s64)worst);
+	KSHIM_ASSERT_EQ(mp->m_resblks_avail, worst);
+
+	mwrite(&m[0], s, 0, 40 * KB + 5, 0);
+	KSHIM_ASSERT_EQ(kshim_vfs_fsync(m[0].f, 0), 0);
+	KSHIM_ASSERT_EQ(extent_state(m[0].f, 0), 0);
+	KSHIM_ASSERT_EQ(xfs_reserve_blocks(mp, resblks), 0);
+
+	power_cut_remount(&fx, &root, m, 1);
+	mcheck(&m[0], "after the power cut");
+	finish(&fx, root, m, 1);
+}
+
 static const struct kshim_test tests[] = {
 	KSHIM_TEST(test_dsync_direct_writes),
 	KSHIM_TEST(test_nowait_direct_writes),
@@ -568,6 +622,7 @@ static const struct kshim_test tests[] = {
 	KSHIM_TEST(test_direct_write_into_a_hole_on_a_nearly_full_filesystem),
 	KSHIM_TEST(test_direct_write_over_the_extent_count_limit),
 	KSHIM_TEST(test_direct_write_failing_at_commit),
+	KSHIM_TEST(test_unwritten_conversion_from_a_pool_of_its_worst_case),
 	KSHIM_TEST(test_write_past_eof_over_speculative_preallocation),
 	KSHIM_TEST(test_write_from_a_partly_unmapped_buffer),
 	KSHIM_TEST(test_write_with_short_copies_is_done_whole),
