@@ -8,7 +8,8 @@
  * buffer in first. kshim's buffers are kernel memory (an ITER_KVEC
  * iov_iter), whose copies never come up short; a user's buffer can have
  * a page that is not resident, or not mapped. Without a fault set, both
- * are the kernel's. lib/iov_iter.c, which defines
+ * are the kernel's. The build defines KSHIM_USERCOPY_FAULTS for every
+ * kernel file (meson.build says why); lib/iov_iter.c, which defines
  * fault_in_iov_iter_readable(), is compiled with KSHIM_UIO_DEFINITIONS
  * (kernel-shim/meson.build's klib): there the names are its own.
  */
@@ -22,7 +23,7 @@ size_t kshim_copy_folio_from_iter_atomic(struct folio *folio, size_t offset,
 size_t kshim_fault_in_iov_iter_readable(const struct iov_iter *i,
 					size_t bytes);
 
-#ifndef KSHIM_UIO_DEFINITIONS
+#if defined(KSHIM_USERCOPY_FAULTS) && !defined(KSHIM_UIO_DEFINITIONS)
 #define copy_folio_from_iter_atomic	kshim_copy_folio_from_iter_atomic
 #define fault_in_iov_iter_readable	kshim_fault_in_iov_iter_readable
 #endif
