@@ -615,6 +615,61 @@ static void test_unwritten_conversion_from_a_pool_of_its_worst_case(void)
 	finish(&fx, root, m, 1);
 }
 
+struct writeback_loop {
+	struct address_space *mapping;
+	bool stop;
+};
+
+/* Start writeback of the whole file again and again, as the flusher
+ * would, until told to stop. */
+static void writeback_loop_fn(void *arg)
+{
+	struct writeback_loop *w = arg;
+
+	while (!READ_ONCE(w->stop)) {
+		filemap_fdatawrite(w->mapping);
+		cond_resched();
+	}
+}
+
+/*
+ * Truncating down while writeback runs: between the size's update and
+ * the removal of the folios past it (truncate_setsize()), writeback can
+ * find dirty folios wholly past the new EOF, and must skip them
+ * (iomap_writepage_handle_eof()), not zero and write them. Rounds of
+ * writes over 64 KiB truncated to a size below it, with another task
+ * starting writeback of the file all along: the bytes below EOF are
+ * the last round's, after a remount too, and nothing WARNs.
+ */
+static void test_truncate_down_racing_writeback(void)
+{
+	struct xfs_fixture fx = { .dev = &dev_ssd };
+	struct dentry *root = xfs_fixture_mount_root(&fx);
+	struct writeback_loop w = { };
+	struct task_struct *t;
+	struct mfile m[1] = { };
+	u64 s = kshim_seed();
+	int round;
+
+	mopen(&m[0], root, "t", O_RDWR | O_CREAT);
+	w.mapping = m[0].f->f_mapping;
+	t = kshim_task_run(writeback_loop_fn, &w, "writeback", -1);
+	for (round = 0; round < 40; round++) {
+		loff_t size = (round % 4) * 8 * KB + (round % 3) * 1000;
+
+		mwrite(&m[0], s + round, 0, 64 * KB, 0);
+		KSHIM_ASSERT_EQ(kshim_vfs_ftruncate(m[0].f, size), 0);
+		msize(&m[0], size);
+	}
+	WRITE_ONCE(w.stop, true);
+	kshim_task_join(t);
+	mcheck(&m[0], "after the truncates");
+	KSHIM_ASSERT_EQ(kshim_vfs_fsync(m[0].f, 0), 0);
+	remount(&fx, &root, m, 1);
+	mcheck(&m[0], "after a remount");
+	finish(&fx, root, m, 1);
+}
+
 static const struct kshim_test tests[] = {
 	KSHIM_TEST(test_dsync_direct_writes),
 	KSHIM_TEST(test_nowait_direct_writes),
@@ -627,6 +682,7 @@ static const struct kshim_test tests[] = {
 	KSHIM_TEST(test_write_from_a_partly_unmapped_buffer),
 	KSHIM_TEST(test_write_with_short_copies_is_done_whole),
 	KSHIM_TEST(test_writeback_of_more_folios_than_a_bio_holds),
+	KSHIM_TEST(test_truncate_down_racing_writeback),
 	{ }
 };
 
