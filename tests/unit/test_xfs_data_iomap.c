@@ -670,6 +670,61 @@ static void test_truncate_down_racing_writeback(void)
 	finish(&fx, root, m, 1);
 }
 
+/*
+ * Writeback that cannot map a folio's first dirty range must report it,
+ * even when the folio's next dirty range needs nothing: on a filesystem
+ * of 1 KiB blocks (four to a folio), a folio with its first and third
+ * blocks dirty in holes, and a delayed allocation that cannot be
+ * converted (the extent count limit of the reduce_max_iextents error
+ * tag: -EFBIG, after which the folio's delayed allocation is punched,
+ * xfs_discard_folio()). fsync fails, the filesystem stays up, and after
+ * a remount the two blocks read as zeroes and the rest as written.
+ */
+static void test_writeback_error_in_a_folio_with_two_dirty_ranges(void)
+{
+	struct xfs_fixture fx = { .dev = &dev_ssd, .mkfs_opts = "-b size=1024" };
+	struct dentry *root = xfs_fixture_mount_root(&fx);
+	struct xfs_mount *mp = fx.mp;
+	struct mfile m[2] = { };
+	u64 s = kshim_seed();
+	int i, err;
+
+	mopen(&m[0], root, "e", O_RDWR | O_CREAT | O_DIRECT);
+	for (i = 0; i < 10; i++)
+		mwrite(&m[0], s + i, 2 * i * KB, KB, 0);
+	KSHIM_ASSERT_EQ(XFS_I(file_inode(m[0].f))->i_df.if_nextents, 10);
+	KSHIM_ASSERT_EQ(kshim_vfs_ftruncate(m[0].f, 128 * KB), 0);
+	msize(&m[0], 128 * KB);
+	KSHIM_ASSERT_EQ(kshim_vfs_fsync(m[0].f, 0), 0);
+	mopen(&m[1], root, "e", O_RDWR);
+	kvfree(m[1].want);
+	m[1].want = m[0].want;		/* the same file */
+	m[1].size = m[0].size;
+
+	KSHIM_ASSERT_EQ(xfs_errortag_add(mp, XFS_ERRTAG_REDUCE_MAX_IEXTENTS), 0);
+	/* Written, but not into the model: writeback will fail them. */
+	for (i = 0; i < 2; i++) {
+		u8 *buf = pattern_buf(s + 20 + i, (64 + 2 * i) * KB, KB);
+
+		KSHIM_ASSERT_EQ(kshim_vfs_pwrite(m[1].f, buf, KB,
+						 (64 + 2 * i) * KB, 0), KB);
+		kvfree(buf);
+	}
+	err = kshim_vfs_fsync(m[1].f, 0);
+	kshim_info("fsync after the failed conversion: %d\n", err);
+	KSHIM_ASSERT(err < 0);
+	KSHIM_ASSERT_EQ(xfs_errortag_clearall(mp), 0);
+	KSHIM_ASSERT(!xfs_is_shutdown(mp));
+	KSHIM_ASSERT_EQ(extent_state(m[1].f, 66 * KB), -1);
+
+	m[1].want = NULL;
+	mclose(&m[1]);
+	mfree(&m[1]);
+	remount(&fx, &root, m, 1);
+	mcheck(&m[0], "after the failed writeback and a remount");
+	finish(&fx, root, m, 1);
+}
+
 static const struct kshim_test tests[] = {
 	KSHIM_TEST(test_dsync_direct_writes),
 	KSHIM_TEST(test_nowait_direct_writes),
@@ -683,6 +738,7 @@ static const struct kshim_test tests[] = {
 	KSHIM_TEST(test_write_with_short_copies_is_done_whole),
 	KSHIM_TEST(test_writeback_of_more_folios_than_a_bio_holds),
 	KSHIM_TEST(test_truncate_down_racing_writeback),
+	KSHIM_TEST(test_writeback_error_in_a_folio_with_two_dirty_ranges),
 	{ }
 };
 
