@@ -34,220 +34,13 @@
 #include <kshim/vfs.h>
 #include <kshim/sysctl.h>
 #include "xfs_fixture.h"
+#include "xfs_data_model.h"
 #include "xfs_inode.h"
 #include "xfs_bmap.h"
 #include "xfs_bit.h"
 #include "xfs_fsops.h"
 #include <kshim/bdev.h>
 #include <kshim/xfs.h>
-
-#define KB	1024
-#define MAXF	(512 * KB)	/* largest model file */
-
-/* A byte of the seeded pattern SEED at file offset OFF. */
-static u8 pat(u64 seed, loff_t off)
-{
-	u64 x = seed * 0x9E3779B97F4A7C15ull + (u64)off;
-
-	x ^= x >> 31;
-	x *= 0xBF58476D1CE4E5B9ull;
-	x ^= x >> 29;
-	return (u8)x;
-}
-
-/* A file and what it must contain. */
-struct mfile {
-	struct file *f;
-	const char *name;
-	u8 *want;		/* MAXF bytes; beyond size: zero */
-	loff_t size;
-};
-
-static void mopen(struct mfile *m, struct dentry *dir, const char *name,
-		  int flags)
-{
-	m->name = name;
-	if (!m->want)
-		m->want = kvzalloc(MAXF, GFP_KERNEL | __GFP_NOFAIL);
-	KSHIM_ASSERT_EQ_FATAL(kshim_vfs_open(dir, name, flags, 0644, &m->f),
-			      0);
-}
-
-static void mclose(struct mfile *m)
-{
-	KSHIM_ASSERT_EQ(kshim_vfs_close(m->f), 0);
-	m->f = NULL;
-}
-
-static void mfree(struct mfile *m)
-{
-	kvfree(m->want);
-	m->want = NULL;
-}
-
-/* pwrite LEN bytes of pattern SEED at OFF, and into the model. */
-static void mwrite(struct mfile *m, u64 seed, loff_t off, size_t len, int rwf)
-{
-	/* At least a page: an O_DIRECT buffer must be block aligned. */
-	u8 *buf = kvmalloc(max_t(size_t, len, PAGE_SIZE),
-			   GFP_KERNEL | __GFP_NOFAIL);
-	size_t i;
-
-	KSHIM_ASSERT_FATAL(off + len <= MAXF);
-	for (i = 0; i < len; i++)
-		buf[i] = m->want[off + i] = pat(seed, off + i);
-	KSHIM_ASSERT_EQ(kshim_vfs_pwrite(m->f, buf, len, off, rwf),
-			(ssize_t)len);
-	m->size = max_t(loff_t, m->size, off + len);
-	kvfree(buf);
-}
-
-static void msize(struct mfile *m, loff_t size)
-{
-	if (size < m->size)
-		memset(m->want + size, 0, m->size - size);
-	m->size = size;
-}
-
-static loff_t mcheck_file(struct mfile *m, const char *when);
-
-/* An O_DIRECT file is read through a buffered open of its own: mcheck's
- * uneven reads are not sector aligned. */
-static loff_t mcheck(struct mfile *m, const char *when)
-{
-	struct mfile b = *m;
-	loff_t bad;
-
-	if (!(m->f->f_flags & O_DIRECT))
-		return mcheck_file(m, when);
-	KSHIM_ASSERT_EQ_FATAL(kshim_vfs_open(m->f->f_path.dentry->d_parent,
-					     m->name, O_RDONLY, 0, &b.f), 0);
-	bad = mcheck_file(&b, when);
-	KSHIM_ASSERT_EQ(kshim_vfs_close(b.f), 0);
-	return bad;
-}
-
-/* The whole file read back (pread in uneven pieces, then past EOF) and
- * its size, against the model. Returns the first wrong offset or -1. */
-static loff_t mcheck_file(struct mfile *m, const char *when)
-{
-	size_t cap = m->size + 3 * PAGE_SIZE;
-	u8 *buf = kvzalloc(cap, GFP_KERNEL | __GFP_NOFAIL);
-	struct kstat st;
-	loff_t off = 0, bad = -1;
-	ssize_t n;
-
-	KSHIM_ASSERT_EQ(kshim_vfs_getattr(m->f->f_path.dentry, &st), 0);
-	KSHIM_ASSERT_EQ(st.size, m->size);
-	while (off < (loff_t)cap) {
-		size_t chunk = min_t(size_t, 3 * PAGE_SIZE + 1000, cap - off);
-
-		n = kshim_vfs_pread(m->f, buf + off, chunk, off, 0);
-		KSHIM_ASSERT_FATAL(n >= 0);
-		if (n == 0)
-			break;
-		off += n;
-	}
-	KSHIM_ASSERT_EQ(off, m->size);
-	for (off = 0; off < m->size; off++)
-		if (buf[off] != m->want[off]) {
-			bad = off;
-			kshim_info("%s, %s: byte %lld is %#x, the model says %#x\n",
-				   m->name, when, off, buf[off], m->want[off]);
-			break;
-		}
-	KSHIM_ASSERT_EQ(bad, -1);
-	kvfree(buf);
-	return bad;
-}
-
-/* Unmount (the last writeback) and mount again: the page cache is gone,
- * what reads back came from the device. The files are opened again. */
-static void remount(struct xfs_fixture *fx, struct dentry **root,
-		    struct mfile *files, unsigned int n)
-{
-	unsigned int i;
-
-	for (i = 0; i < n; i++)
-		mclose(&files[i]);
-	kshim_vfs_put(*root);
-	xfs_fixture_unmount(fx);
-	KSHIM_ASSERT_EQ_FATAL(xfs_fixture_remount(fx), 0);
-	*root = kshim_vfs_root(kshim_xfs_sb(fx->x));
-	for (i = 0; i < n; i++)
-		mopen(&files[i], *root, files[i].name, O_RDWR);
-}
-
-/* The power fails with the files open: they are closed on the shut-down
- * filesystem, which is unmounted as it is, mounted again (recovery) and
- * the files reopened. */
-static void power_cut_remount(struct xfs_fixture *fx, struct dentry **root,
-			      struct mfile *files, unsigned int n)
-{
-	unsigned int i;
-
-	KSHIM_ASSERT_EQ(xfs_fixture_power_cut(fx, KSHIM_CRASH_DROP_ALL), 0);
-	for (i = 0; i < n; i++) {
-		kshim_vfs_close(files[i].f);
-		files[i].f = NULL;
-	}
-	kshim_vfs_put(*root);
-	xfs_fixture_unmount(fx);
-	KSHIM_ASSERT_EQ_FATAL(xfs_fixture_remount(fx), 0);
-	*root = kshim_vfs_root(kshim_xfs_sb(fx->x));
-	for (i = 0; i < n; i++)
-		mopen(&files[i], *root, files[i].name, O_RDWR);
-}
-
-static void finish(struct xfs_fixture *fx, struct dentry *root,
-		   struct mfile *files, unsigned int n)
-{
-	unsigned int i;
-
-	for (i = 0; i < n; i++) {
-		if (files[i].f)
-			mclose(&files[i]);
-		mfree(&files[i]);
-	}
-	kshim_vfs_put(root);
-	xfs_fixture_unmount(fx);
-	xfs_fixture_remove(fx);
-}
-
-static bool dirty_in_cache(struct file *f)
-{
-	return mapping_tagged(f->f_mapping, PAGECACHE_TAG_DIRTY) ||
-	       mapping_tagged(f->f_mapping, PAGECACHE_TAG_WRITEBACK);
-}
-
-/* The data fork's mapping at file offset OFF (xfs_bmapi_read() on the
- * inode); false for a hole. */
-static bool extent_at(struct file *f, loff_t off, struct xfs_bmbt_irec *map)
-{
-	struct xfs_inode *ip = XFS_I(file_inode(f));
-	int nmap = 1, err;
-	unsigned int lock;
-
-	lock = xfs_ilock_data_map_shared(ip);
-	err = xfs_bmapi_read(ip, XFS_B_TO_FSBT(ip->i_mount, off), 1, map,
-			     &nmap, 0);
-	xfs_iunlock(ip, lock);
-	KSHIM_ASSERT_EQ_FATAL(err, 0);
-	return nmap && map->br_startblock != HOLESTARTBLOCK;
-}
-
-/* The state of the extent at file offset OFF: 1 unwritten, 0 written,
- * 2 delayed allocation, -1 a hole. */
-static int extent_state(struct file *f, loff_t off)
-{
-	struct xfs_bmbt_irec map;
-
-	if (!extent_at(f, off, &map))
-		return -1;
-	if (isnullstartblock(map.br_startblock))
-		return 2;
-	return map.br_state == XFS_EXT_UNWRITTEN;
-}
 
 /*
  * Buffered writes of a seeded pattern at unaligned offsets, over page
@@ -495,18 +288,6 @@ static void test_direct_io(void)
 	mcheck(&m[0], "after a remount");
 	kfree(buf);
 	finish(&fx, root, m, 1);
-}
-
-/* The disk block under file offset OFF (a hole or delayed allocation:
- * NULLFSBLOCK). */
-static xfs_fsblock_t disk_block(struct file *f, loff_t off)
-{
-	struct xfs_mount *mp = XFS_I(file_inode(f))->i_mount;
-	struct xfs_bmbt_irec map;
-
-	if (!extent_at(f, off, &map) || isnullstartblock(map.br_startblock))
-		return NULLFSBLOCK;
-	return map.br_startblock + XFS_B_TO_FSBT(mp, off) - map.br_startoff;
 }
 
 /*
@@ -854,13 +635,6 @@ static void test_sub_block_direct_io(void)
 	mcheck(&m[0], "the source after a remount");
 	mcheck(&m[1], "the clone after a remount");
 	finish(&fx, root, m, 2);
-}
-
-/* Blocks the next allocation without XFS_TRANS_RESERVE may take. */
-static s64 free_blocks(struct xfs_mount *mp)
-{
-	return percpu_counter_sum(&mp->m_fdblocks) -
-	       xfs_fdblocks_unavailable(mp);
 }
 
 /*

@@ -79,6 +79,21 @@ void kshim_alloc_fail_ppm(unsigned long ppm);
 void kshim_alloc_fail_nth(unsigned long nth);
 unsigned long kshim_alloc_failures(void);
 /*
+ * User-copy faults (kshim_usercopy.c): a page of a writer's buffer
+ * that is not resident, or not mapped, at ADDR. kshim's buffers are
+ * kernel memory, whose copies never come up short; a user's can. TIMES
+ * > 0: the next TIMES copies into the page cache (the buffered write's
+ * copy_folio_from_iter_atomic(), page faults disabled) that reach ADDR
+ * stop there, as when reclaim takes the page again after each fault-in;
+ * then the fault is gone. TIMES < 0: ADDR and every byte of the buffer
+ * after it are not mapped: the copies stop there and
+ * fault_in_iov_iter_readable() reports them unreadable (the write's
+ * -EFAULT), until kshim_usercopy_fault(NULL, 0). The copies that came up
+ * short so far: kshim_usercopy_short_copies().
+ */
+void kshim_usercopy_fault(const void *addr, long times);
+unsigned long kshim_usercopy_short_copies(void);
+/*
  * Workqueue workers alive, all pools. A pool starts workers as work
  * waits and never culls them (kshim_workqueue.c): each is two
  * allocations (the worker, its kthread) a leak check between a fuzz
