@@ -152,9 +152,18 @@ void remount(struct xfs_fixture *fx, struct dentry **root,
 void power_cut_remount(struct xfs_fixture *fx, struct dentry **root,
 			      struct mfile *files, unsigned int n)
 {
+	KSHIM_ASSERT_EQ(xfs_fixture_power_cut(fx, KSHIM_CRASH_DROP_ALL), 0);
+	shut_down_remount(fx, root, files, n);
+}
+
+/* The filesystem is shut down with the files open (a power cut, an I/O
+ * error): they are closed on it, it is unmounted as it is, mounted again
+ * (recovery) and the files reopened. */
+void shut_down_remount(struct xfs_fixture *fx, struct dentry **root,
+		       struct mfile *files, unsigned int n)
+{
 	unsigned int i;
 
-	KSHIM_ASSERT_EQ(xfs_fixture_power_cut(fx, KSHIM_CRASH_DROP_ALL), 0);
 	for (i = 0; i < n; i++) {
 		kshim_vfs_close(files[i].f);
 		files[i].f = NULL;

@@ -57,6 +57,10 @@ void remount(struct xfs_fixture *fx, struct dentry **root,
  * the files reopened. */
 void power_cut_remount(struct xfs_fixture *fx, struct dentry **root,
 		       struct mfile *files, unsigned int n);
+/* What power_cut_remount() does after the cut, for a filesystem already
+ * shut down under the open files (an I/O error). */
+void shut_down_remount(struct xfs_fixture *fx, struct dentry **root,
+		       struct mfile *files, unsigned int n);
 /* The files closed and their models freed, the root put, unmounted, the
  * image checked and removed. */
 void finish(struct xfs_fixture *fx, struct dentry *root,

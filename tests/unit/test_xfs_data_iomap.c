@@ -261,19 +261,8 @@ static void test_direct_write_into_a_hole_on_a_nearly_full_filesystem(void)
 static void shutdown_remount(struct xfs_fixture *fx, struct dentry **root,
 			     struct mfile *files, unsigned int n)
 {
-	unsigned int i;
-
 	KSHIM_ASSERT(xfs_is_shutdown(fx->mp));
-	for (i = 0; i < n; i++) {
-		kshim_vfs_close(files[i].f);
-		files[i].f = NULL;
-	}
-	kshim_vfs_put(*root);
-	xfs_fixture_unmount(fx);
-	KSHIM_ASSERT_EQ_FATAL(xfs_fixture_remount(fx), 0);
-	*root = kshim_vfs_root(kshim_xfs_sb(fx->x));
-	for (i = 0; i < n; i++)
-		mopen(&files[i], *root, files[i].name, O_RDWR);
+	shut_down_remount(fx, root, files, n);
 }
 
 /*
