@@ -224,6 +224,70 @@ static bool aild_sleeps_in(struct xfs_ail *ailp, unsigned int state)
 	return now == state || (!det() && now == TASK_RUNNING);
 }
 
+/* ---- xfsaild's sleeps ----------------------------------------------- */
+
+/*
+ * A freshly mounted filesystem's xfsaild, with nothing ever logged, is
+ * idle and asleep interruptibly: an idle mount must not add one to the
+ * load average (the sleeps of the tests above look only after a push).
+ */
+static void test_aild_idle_after_mount_is_not_load(void)
+{
+	struct xfs_fixture fx = { };
+	struct xfs_mount *mp;
+
+	mp = xfs_fixture_mount_new(&fx);
+	msleep(100);
+	KSHIM_ASSERT_EQ(xfs_fixture_ail_items(mp->m_ail), 0);
+	KSHIM_ASSERT(aild_sleeps_in(mp->m_ail, TASK_INTERRUPTIBLE));
+	xfs_fixture_unmount(&fx);
+	xfs_fixture_remove(&fx);
+}
+
+/*
+ * xfs_ail_push_all_sync(), what unmount, freeze and quotaoff wait in,
+ * wakes xfsaild itself: it does not wait for xfsaild's next timed pass.
+ * Here xfsaild has just found nothing to push (the items are above its
+ * background target) and sleeps its 50 ms; in det the AIL is written
+ * back and empty well before that sleep would have ended.
+ */
+static void test_push_all_sync_does_not_wait_for_aild_to_wake(void)
+{
+	struct xfs_fixture fx = { };
+	struct xfs_mount *mp;
+	struct xfs_ail *ailp;
+	struct push_stats st;
+	u64 t0, ms;
+
+	mp = xfs_fixture_mount_new(&fx);
+	ailp = mp->m_ail;
+	xfs_fixture_quiesce(mp);
+
+	push_stats(mp, &st);
+	commit_forced(mp, 0, 8, 1, 16);
+	KSHIM_ASSERT_EQ(xfs_fixture_ail_items(ailp), 8);
+	/* Woken by the first insert, xfsaild looks, finds the items above
+	 * its target, and goes back to sleep for 50 ms. */
+	msleep(5);
+	push_stats_since(mp, &st, "below the target");
+	KSHIM_ASSERT_EQ(st.success, 0);
+	if (det())
+		KSHIM_ASSERT_EQ(st.passes, 1);
+	push_stats(mp, &st);
+	t0 = ktime_get_ns();
+	xfs_ail_push_all_sync(ailp);
+	ms = (ktime_get_ns() - t0) / NSEC_PER_MSEC;
+	push_stats_since(mp, &st, "push_all_sync");
+	kshim_info("xfs_ail_push_all_sync() took %llu ms\n", ms);
+	KSHIM_ASSERT_EQ(xfs_fixture_ail_items(ailp), 0);
+	KSHIM_ASSERT_EQ(st.success, 8);
+	if (det())
+		KSHIM_ASSERT(ms < 20);
+	expect_on_disk(mp, 0, 8, 1, 1);
+	xfs_fixture_unmount(&fx);
+	xfs_fixture_remove(&fx);
+}
+
 /* ---- pinned items ---------------------------------------------------- */
 
 /*
@@ -260,6 +324,66 @@ static void test_aild_forces_the_cil_to_unpin_items(void)
 	KSHIM_ASSERT(xlog_cil_empty(mp->m_log));
 	/* What was written back is the relogged version. */
 	expect_on_disk(mp, 0, 8, 1, 2);
+	xfs_fixture_unmount(&fx);
+	xfs_fixture_remove(&fx);
+}
+
+/*
+ * More than 100 pinned items, the whole AIL relogged into the CIL: the
+ * first pass gives up after 101 of them, as over any stuck items, and
+ * backs off; the next pass, starting again from the tail, forces the CIL
+ * (a pass that gave up must still count as starting from the tail, or
+ * xfsaild would wait for someone else's log force, seconds away) and
+ * the items are written back within a few back-offs.
+ */
+static void test_aild_forces_the_cil_after_giving_up_on_pinned_items(void)
+{
+	struct xfs_fixture fx = { };
+	struct xfs_mount *mp;
+	struct xfs_ail *ailp;
+	struct push_stats st;
+	unsigned int b;
+	u64 t0, ms;
+
+	mp = xfs_fixture_mount_new(&fx);
+	ailp = mp->m_ail;
+	xfs_fixture_quiesce(mp);
+
+	/* 120 items at one LSN, 40 behind them at the next, all relogged
+	 * into the CIL: 160 pinned. */
+	for (b = 0; b < 120; b += 40)
+		commit_blocks(mp, 100 + b, 40, 1, 16);
+	KSHIM_ASSERT_EQ_FATAL(xfs_log_force(mp, XFS_LOG_SYNC), 0);
+	commit_forced(mp, 300, 40, 1, 16);
+	for (b = 0; b < 120; b += 40)
+		commit_blocks(mp, 100 + b, 40, 2, 16);
+	commit_blocks(mp, 300, 40, 2, 16);
+	KSHIM_ASSERT_EQ_FATAL(xfs_fixture_ail_items(ailp), 160);
+
+	push_stats(mp, &st);
+	t0 = ktime_get_ns();
+	xfs_ail_push_all(ailp);
+	if (det()) {
+		/* The first pass, and only it (the next waits 20 ms). */
+		msleep(10);
+		push_stats_since(mp, &st, "first pass over pinned items");
+		KSHIM_ASSERT_EQ(st.passes, 1);
+		KSHIM_ASSERT_EQ(st.pinned, 101);
+		KSHIM_ASSERT_EQ(st.flush, 0);
+		push_stats(mp, &st);
+	}
+	xfs_ail_push_all_sync(ailp);
+	ms = (ktime_get_ns() - t0) / NSEC_PER_MSEC;
+	push_stats_since(mp, &st, "pinned items written back");
+	kshim_info("160 pinned items written back in %llu ms\n", ms);
+	KSHIM_ASSERT_EQ(xfs_fixture_ail_items(ailp), 0);
+	KSHIM_ASSERT(st.flush >= 1);
+	KSHIM_ASSERT(xlog_cil_empty(mp->m_log));
+	/* In det, within a few 20 ms back-offs, not a log worker's period. */
+	if (det())
+		KSHIM_ASSERT(ms < 200);
+	expect_on_disk(mp, 100, 220, 1, 2);
+	expect_on_disk(mp, 300, 340, 1, 2);
 	xfs_fixture_unmount(&fx);
 	xfs_fixture_remove(&fx);
 }
@@ -477,6 +601,114 @@ static void test_aild_waits_longer_when_stuck_at_its_target(void)
 	xfs_fixture_remove(&fx);
 }
 
+/* ---- items queued for writeback elsewhere ------------------------------ */
+
+#define QUEUED_CHECKPOINTS	12
+#define QUEUED_PER_CP		100
+#define QUEUED_ITEMS		(QUEUED_CHECKPOINTS * QUEUED_PER_CP)
+
+/*
+ * The buffers of the AIL's first @n items (all scratch buffers here),
+ * queued on the test's own delwri list, as another writer of metadata
+ * (log recovery, quotacheck) queues buffers: xfsaild finds them already
+ * queued for writeback (XFS_ITEM_FLUSHING) until the test submits them.
+ */
+static void queue_elsewhere(struct xfs_ail *ailp, struct list_head *list,
+			    unsigned int n)
+{
+	static struct xfs_buf *bps[QUEUED_ITEMS];
+	struct xfs_log_item *lip;
+	unsigned int got = 0, i;
+
+	KSHIM_ASSERT_FATAL(n <= ARRAY_SIZE(bps));
+	spin_lock(&ailp->ail_lock);
+	list_for_each_entry(lip, &ailp->ail_head, li_ail) {
+		if (got == n)
+			break;
+		KSHIM_ASSERT_EQ_FATAL(lip->li_type, XFS_LI_BUF);
+		bps[got] = container_of(lip, struct xfs_buf_log_item,
+					bli_item)->bli_buf;
+		xfs_buf_hold(bps[got++]);
+	}
+	spin_unlock(&ailp->ail_lock);
+	KSHIM_ASSERT_EQ_FATAL(got, n);
+	for (i = 0; i < n; i++) {
+		xfs_buf_lock(bps[i]);
+		KSHIM_ASSERT(xfs_buf_delwri_queue(bps[i], list));
+		xfs_buf_relse(bps[i]);
+	}
+}
+
+/*
+ * One AIL of 1200 items in 12 checkpoints, the first @queued of them
+ * queued elsewhere. xfsaild's first pass stops at the first LSN after
+ * 1000 items, at the last checkpoint: 1100 items tried, @queued of them
+ * found already being flushed, the rest written. Over 90% of a pass
+ * stuck or already being flushed, xfsaild backs off 20 ms and starts
+ * again from the tail (where, every pass, it stops before the last
+ * checkpoint again); at 90% or less it presses on at once, from where
+ * it stopped, and writes the last checkpoint back. In det, where time
+ * is exact, the last checkpoint is on disk 10 ms after the push began
+ * exactly when xfsaild did not back off. Either way, once the other
+ * writer submits its buffers, the AIL empties.
+ */
+static void push_with_queued(unsigned int queued, bool backs_off)
+{
+	struct xfs_fixture fx = { .size = 256ULL << 20 };
+	struct xfs_mount *mp;
+	struct xfs_ail *ailp;
+	struct push_stats st;
+	LIST_HEAD(elsewhere);
+	unsigned int c, b, last = QUEUED_ITEMS - QUEUED_PER_CP;
+	u64 got;
+
+	mp = xfs_fixture_mount_new(&fx);
+	ailp = mp->m_ail;
+	xfs_fixture_quiesce(mp);
+	KSHIM_ASSERT_FATAL(kshim_xfs_scratch_blocks(mp) >= QUEUED_ITEMS);
+	for (c = 0; c < QUEUED_CHECKPOINTS; c++) {
+		for (b = 0; b < QUEUED_PER_CP; b += 25)
+			commit_blocks(mp, c * QUEUED_PER_CP + b, 25, 1, 16);
+		KSHIM_ASSERT_EQ_FATAL(xfs_log_force(mp, XFS_LOG_SYNC), 0);
+	}
+	KSHIM_ASSERT_EQ_FATAL(xfs_fixture_ail_items(ailp), QUEUED_ITEMS);
+	queue_elsewhere(ailp, &elsewhere, queued);
+
+	push_stats(mp, &st);
+	xfs_ail_push_all(ailp);
+	if (det()) {
+		msleep(10);
+		push_stats_since(mp, &st, backs_off ? "backing off" :
+				 "pressing on");
+		KSHIM_ASSERT(st.flushing >= queued);
+		KSHIM_ASSERT_EQ(kshim_xfs_scratch_read(mp, last, &got), 0);
+		KSHIM_ASSERT_EQ(got, backs_off ? 0 : 1);
+		KSHIM_ASSERT_EQ(st.passes, backs_off ? 1 : 2);
+	}
+	/* The items not queued elsewhere in the first 11 checkpoints. */
+	KSHIM_ASSERT(POLL_UNTIL_TIMEOUT(xfs_fixture_ail_items(ailp) <=
+			queued + (backs_off ? QUEUED_PER_CP : 0), 10 * HZ));
+
+	KSHIM_ASSERT_EQ(xfs_buf_delwri_submit(&elsewhere), 0);
+	xfs_ail_push_all_sync(ailp);
+	KSHIM_ASSERT_EQ(xfs_fixture_ail_items(ailp), 0);
+	expect_on_disk(mp, 0, QUEUED_ITEMS, 1, 1);
+	xfs_fixture_unmount(&fx);
+	xfs_fixture_remove(&fx);
+}
+
+/*
+ * xfsaild backs off from a pass in which more than 90% of the items
+ * were stuck or already being flushed (/proc/fs/xfs/stat's
+ * push_ail_flushing), not from one in which 90% or fewer were: 996 of
+ * 1100 (90.5%) presses on, 1007 of 1100 (91.5%) backs off.
+ */
+static void test_aild_backs_off_past_90_percent_already_flushing(void)
+{
+	push_with_queued(996, false);
+	push_with_queued(1007, true);
+}
+
 /* ---- a large AIL ------------------------------------------------------ */
 
 #define BIG_CHECKPOINTS	96
@@ -689,10 +921,14 @@ static void test_aild_resubmits_a_failed_inode_buffer(void)
 
 static const struct kshim_test ail_tests[] = {
 	KSHIM_TEST(test_background_target_is_a_quarter_of_the_log_past_the_tail),
+	KSHIM_TEST(test_aild_idle_after_mount_is_not_load),
+	KSHIM_TEST(test_push_all_sync_does_not_wait_for_aild_to_wake),
 	KSHIM_TEST(test_aild_forces_the_cil_to_unpin_items),
+	KSHIM_TEST(test_aild_forces_the_cil_after_giving_up_on_pinned_items),
 	KSHIM_TEST(test_aild_leaves_the_cil_alone_when_nothing_is_pinned),
 	KSHIM_TEST(test_aild_backs_off_from_many_stuck_items),
 	KSHIM_TEST(test_aild_waits_longer_when_stuck_at_its_target),
+	KSHIM_TEST(test_aild_backs_off_past_90_percent_already_flushing),
 	KSHIM_TEST(test_aild_writes_a_large_ail_back_in_few_passes),
 	KSHIM_TEST(test_aild_steps_over_items_being_flushed),
 	KSHIM_TEST(test_aild_resubmits_a_failed_inode_buffer),
