@@ -937,6 +937,92 @@ static void test_aild_resubmits_a_failed_inode_buffer(void)
 	xfs_fixture_remove(&fx);
 }
 
+/*
+ * The same failed buffer, queued meanwhile by another writer of
+ * metadata (the test's own delwri list, as log recovery or quotacheck
+ * queue theirs): xfsaild's resubmission finds it already queued, leaves
+ * it to that writer, unlocked, and counts the item as being flushed;
+ * the item stays failed and in the AIL until that writer's submission
+ * writes the buffer. A resubmission that kept the buffer locked would
+ * hang that writer, and with it the inode's cluster.
+ */
+static void test_aild_leaves_a_failed_buffer_queued_elsewhere(void)
+{
+	struct xfs_fixture fx = { };
+	struct kshim_fault eio = {
+		.ops = KSHIM_FAULT_WRITE,
+		.status = BLK_STS_IOERR,
+		.times = 1000,
+	};
+	struct xfs_mount *mp;
+	struct xfs_ail *ailp;
+	struct xfs_inode *ip;
+	struct kshim_bdev *kb;
+	struct xfs_log_item *lip;
+	struct xfs_buf *bp;
+	struct push_stats st;
+	LIST_HEAD(elsewhere);
+	unsigned int tries;
+	bool queued = false;
+	int id;
+
+	mp = xfs_fixture_mount_new(&fx);
+	ailp = mp->m_ail;
+	kb = kshim_xfs_data_bdev(fx.x);
+	xfs_fixture_quiesce(mp);
+	KSHIM_ASSERT_EQ_FATAL(xfs_test_create(mp, "f", &ip), 0);
+	xfs_fixture_quiesce(mp);
+	KSHIM_ASSERT_EQ_FATAL(xfs_test_touch(mp, ip), 0);
+	eio.start = ip->i_imap.im_blkno;
+	eio.nr_sectors = ip->i_imap.im_len;
+	KSHIM_ASSERT_EQ(xfs_log_force(mp, XFS_LOG_SYNC), 0);
+	lip = &ip->i_itemp->ili_item;
+	KSHIM_ASSERT_FATAL(test_bit(XFS_LI_IN_AIL, &lip->li_flags));
+
+	/* Every write of the cluster fails: pushed, failed, resubmitted,
+	 * failed again, for as long as the fault lasts. */
+	id = kshim_bdev_add_fault(kb, &eio);
+	KSHIM_ASSERT_FATAL(id >= 0);
+	xfs_ail_push_all(ailp);
+	KSHIM_ASSERT_FATAL(POLL_UNTIL_TIMEOUT(
+		test_bit(XFS_LI_FAILED, &lip->li_flags), 10 * HZ));
+	bp = lip->li_buf;
+	KSHIM_ASSERT_FATAL(bp != NULL);
+
+	/* Queued by the other writer between two of xfsaild's tries (not
+	 * while xfsaild's own queue holds it, waiting for its submission). */
+	for (tries = 0; !queued && tries < 1000; tries++) {
+		xfs_buf_lock(bp);
+		if (test_bit(XFS_LI_FAILED, &lip->li_flags))
+			queued = xfs_buf_delwri_queue(bp, &elsewhere);
+		xfs_buf_unlock(bp);
+		if (!queued)
+			msleep(1);
+	}
+	KSHIM_ASSERT_FATAL(queued);
+	KSHIM_ASSERT(kshim_bdev_fault_hits(kb, id) >= 2);
+	kshim_bdev_clear_faults(kb);
+
+	/* xfsaild's next tries find it queued: left to the other writer. */
+	push_stats(mp, &st);
+	xfs_ail_push_all(ailp);
+	msleep(200);
+	push_stats_since(mp, &st, "failed buffer queued elsewhere");
+	KSHIM_ASSERT(st.flushing >= 1);
+	KSHIM_ASSERT_EQ(st.success, 0);
+	KSHIM_ASSERT(test_bit(XFS_LI_FAILED, &lip->li_flags));
+	KSHIM_ASSERT_EQ(xfs_fixture_ail_items(ailp), 1);
+
+	/* The other writer's submission writes it: the AIL empties. */
+	KSHIM_ASSERT_EQ(xfs_buf_delwri_submit(&elsewhere), 0);
+	xfs_ail_push_all_sync(ailp);
+	KSHIM_ASSERT_EQ(xfs_fixture_ail_items(ailp), 0);
+	KSHIM_ASSERT(!xfs_is_shutdown(mp));
+	xfs_irele(ip);
+	xfs_fixture_unmount(&fx);
+	xfs_fixture_remove(&fx);
+}
+
 static const struct kshim_test ail_tests[] = {
 	KSHIM_TEST(test_background_target_is_a_quarter_of_the_log_past_the_tail),
 	KSHIM_TEST(test_an_idle_aild_is_never_load),
@@ -950,6 +1036,7 @@ static const struct kshim_test ail_tests[] = {
 	KSHIM_TEST(test_aild_writes_a_large_ail_back_in_few_passes),
 	KSHIM_TEST(test_aild_steps_over_items_being_flushed),
 	KSHIM_TEST(test_aild_resubmits_a_failed_inode_buffer),
+	KSHIM_TEST(test_aild_leaves_a_failed_buffer_queued_elsewhere),
 	{ }
 };
 
