@@ -17,10 +17,15 @@
 #include <linux/delay.h>
 #include <linux/jiffies.h>
 #include <linux/sched.h>
+#include <linux/kthread.h>
+#include <linux/completion.h>
+#include <linux/fs.h>
 #include <kshim/ktest.h>
 #include <kshim/runtime.h>
 #include <kshim/sched.h>
 #include <kshim/bdev.h>
+#include <kshim/vfs.h>
+#include <kshim/xfs.h>
 #include <linux/blk_types.h>
 #include "xfs_fixture.h"
 #include "xfs_inode.h"
@@ -29,6 +34,9 @@
 #include "xfs_icache.h"
 #include "xfs_stats.h"
 #include "xfs_inode_ops.h"
+#include "xfs_bmap.h"
+#include "xfs_ag.h"
+#include "xfs_alloc.h"
 
 /* The mount's AIL push statistics (/proc/fs/xfs/stat's push_ail line). */
 struct push_stats {
@@ -856,6 +864,176 @@ static void test_aild_steps_over_items_being_flushed(void)
 	xfs_fixture_remove(&fx);
 }
 
+/* ---- intents ---------------------------------------------------------- */
+
+#define INTENT_BYTES	(1 << 20)	/* the file's one extent, freed */
+#define INTENT_BLOCKS	4		/* scratch blocks logged behind it */
+
+struct truncator {
+	struct file *f;
+	int error;
+	struct completion done;
+};
+
+/* ftruncate() to 0 in a task of its own: its bunmapi logs the EFI in the
+ * first transaction of the chain, then waits for the AGF to free the
+ * extent in the next one. Waits for kthread_stop() once done. */
+static int truncate_to_zero(void *data)
+{
+	struct truncator *t = data;
+
+	t->error = kshim_vfs_ftruncate(t->f, 0);
+	complete(&t->done);
+	while (!kthread_should_stop())
+		schedule_timeout_interruptible(HZ);
+	return 0;
+}
+
+/* Forces the log, then counts the AIL's items of type @type; *@lsn
+ * (if not NULL) is the last one's LSN. */
+static unsigned int forced_ail_items_of(struct xfs_mount *mp, uint type,
+					xfs_lsn_t *lsn)
+{
+	struct xfs_ail *ailp = mp->m_ail;
+	struct xfs_log_item *lip;
+	unsigned int n = 0;
+
+	KSHIM_ASSERT_EQ(xfs_log_force(mp, XFS_LOG_SYNC), 0);
+	spin_lock(&ailp->ail_lock);
+	list_for_each_entry(lip, &ailp->ail_head, li_ail) {
+		if (lip->li_type != type)
+			continue;
+		n++;
+		if (lsn)
+			*lsn = lip->li_lsn;
+	}
+	spin_unlock(&ailp->ail_lock);
+	return n;
+}
+
+/*
+ * An intent item (here the EFI of a truncate, its extent not yet freed
+ * because the test holds the AG's AGF) has no ->iop_push: it leaves the
+ * AIL only when its done item is logged, and nothing xfsaild writes
+ * back can move it. xfsaild counts it as pinned (so it forces the CIL,
+ * in case the done item sits there) and goes on to write back the items
+ * behind it; the log tail stays at the intent. (The inode the EFI's
+ * transaction logged stays beside it: the truncate holds its ILOCK
+ * across the roll, so xfsaild finds it locked.) Once the AGF is free
+ * the EFD is logged, the AIL empties, and the extent is free space
+ * again, not before.
+ */
+static void test_aild_counts_an_intent_as_pinned_and_pushes_past_it(void)
+{
+	struct xfs_fixture fx = { };
+	struct truncator t = { };
+	struct task_struct *task;
+	struct xfs_bmbt_irec map;
+	struct xfs_mount *mp;
+	struct xfs_ail *ailp;
+	struct xfs_log_item *lip;
+	struct xfs_inode *ip;
+	struct xfs_perag *pag;
+	struct xfs_buf *agbp;
+	struct dentry *root;
+	struct push_stats st;
+	s64 free0, ffree;
+	xfs_lsn_t efi_lsn = 0;
+	unsigned int types[8], n, i, efis = 0;
+	int nmap = 1;
+
+	mp = xfs_fixture_mount_new(&fx);
+	ailp = mp->m_ail;
+	root = kshim_vfs_root(kshim_xfs_sb(fx.x));
+	KSHIM_ASSERT_EQ_FATAL(kshim_vfs_open(root, "f", O_RDWR | O_CREAT,
+					     0644, &t.f), 0);
+	xfs_fixture_quiesce(mp);
+	free0 = percpu_counter_sum(&mp->m_fdblocks);
+	KSHIM_ASSERT_EQ_FATAL(kshim_vfs_fallocate(t.f, 0, 0, INTENT_BYTES), 0);
+	ffree = percpu_counter_sum(&mp->m_fdblocks);
+	KSHIM_ASSERT(ffree <= free0 - (s64)XFS_B_TO_FSB(mp, INTENT_BYTES));
+	ip = XFS_I(file_inode(t.f));
+	xfs_ilock(ip, XFS_ILOCK_SHARED);
+	KSHIM_ASSERT_EQ_FATAL(xfs_bmapi_read(ip, 0, 1, &map, &nmap, 0), 0);
+	xfs_iunlock(ip, XFS_ILOCK_SHARED);
+	KSHIM_ASSERT_EQ_FATAL(nmap, 1);
+	KSHIM_ASSERT_FATAL(xfs_bmap_is_real_extent(&map));
+	xfs_fixture_quiesce(mp);
+
+	/* The extent's AG locked: the truncate's EFI is committed, but
+	 * cannot be finished. */
+	pag = xfs_perag_get(mp, XFS_FSB_TO_AGNO(mp, map.br_startblock));
+	KSHIM_ASSERT_EQ_FATAL(xfs_alloc_read_agf(pag, NULL, 0, &agbp), 0);
+	init_completion(&t.done);
+	task = kthread_run(truncate_to_zero, &t, "truncator");
+	KSHIM_ASSERT_FATAL(!IS_ERR(task));
+	KSHIM_ASSERT_FATAL(POLL_UNTIL_TIMEOUT(
+		forced_ail_items_of(mp, XFS_LI_EFI, &efi_lsn) == 1, 10 * HZ));
+	KSHIM_ASSERT(!completion_done(&t.done));
+	KSHIM_ASSERT_EQ(xfs_ail_min_lsn(ailp), efi_lsn);
+	/* Scratch blocks behind it, at a later LSN. */
+	commit_forced(mp, 0, INTENT_BLOCKS, 1, 16);
+	KSHIM_ASSERT(XFS_LSN_CMP(ail_max_lsn(ailp), efi_lsn) > 0);
+	n = xfs_fixture_ail_items(ailp);
+
+	push_stats(mp, &st);
+	xfs_ail_push_all(ailp);
+	KSHIM_ASSERT(POLL_UNTIL_TIMEOUT(xfs_fixture_ail_items(ailp) ==
+					n - INTENT_BLOCKS, 10 * HZ));
+	msleep(100);
+	push_stats_since(mp, &st, "an intent in the AIL");
+	KSHIM_ASSERT(st.pinned >= 1);
+	KSHIM_ASSERT(st.locked >= 1);
+	KSHIM_ASSERT(st.flush >= 1);
+	/* Every pass meets the EFI (pinned) and its inode (locked) once. */
+	if (det()) {
+		KSHIM_ASSERT_EQ(st.pinned, st.passes);
+		KSHIM_ASSERT_EQ(st.locked, st.passes);
+	}
+	KSHIM_ASSERT_EQ(st.success, INTENT_BLOCKS);
+	expect_on_disk(mp, 0, INTENT_BLOCKS, 1, 1);
+	/* What is left is at the tail's LSN: the EFI, and the inode its
+	 * transaction logged, whose ILOCK the truncate holds. */
+	n = 0;
+	spin_lock(&ailp->ail_lock);
+	list_for_each_entry(lip, &ailp->ail_head, li_ail) {
+		KSHIM_ASSERT_EQ(lip->li_lsn, efi_lsn);
+		if (n < ARRAY_SIZE(types))
+			types[n] = lip->li_type;
+		n++;
+	}
+	spin_unlock(&ailp->ail_lock);
+	for (i = 0; i < n && i < ARRAY_SIZE(types); i++) {
+		kshim_info("AIL item %u: type %#x\n", i, types[i]);
+		if (types[i] == XFS_LI_EFI)
+			efis++;
+		else
+			KSHIM_ASSERT_EQ(types[i], XFS_LI_INODE);
+	}
+	KSHIM_ASSERT_EQ(n, 2);
+	KSHIM_ASSERT_EQ(efis, 1);
+	KSHIM_ASSERT_EQ(xfs_ail_min_lsn(ailp), efi_lsn);
+	KSHIM_ASSERT(!completion_done(&t.done));
+	/* Not free until the EFD's transaction. */
+	KSHIM_ASSERT_EQ(percpu_counter_sum(&mp->m_fdblocks), ffree);
+
+	xfs_buf_relse(agbp);
+	xfs_perag_put(pag);
+	wait_for_completion(&t.done);
+	KSHIM_ASSERT_EQ(kthread_stop(task), 0);
+	KSHIM_ASSERT_EQ(t.error, 0);
+	xfs_ail_push_all_sync(ailp);
+	KSHIM_ASSERT_EQ(xfs_fixture_ail_items(ailp), 0);
+	/* And nothing of the truncate was left in the CIL to come back. */
+	KSHIM_ASSERT_EQ(forced_ail_items_of(mp, XFS_LI_EFI, NULL), 0);
+	KSHIM_ASSERT_EQ(xfs_fixture_ail_items(ailp), 0);
+	KSHIM_ASSERT_EQ(percpu_counter_sum(&mp->m_fdblocks), free0);
+	KSHIM_ASSERT_EQ(kshim_vfs_close(t.f), 0);
+	kshim_vfs_put(root);
+	xfs_fixture_unmount(&fx);
+	xfs_fixture_remove(&fx);
+}
+
 /* ---- failed writes ---------------------------------------------------- */
 
 /*
@@ -1035,6 +1213,7 @@ static const struct kshim_test ail_tests[] = {
 	KSHIM_TEST(test_aild_backs_off_past_90_percent_already_flushing),
 	KSHIM_TEST(test_aild_writes_a_large_ail_back_in_few_passes),
 	KSHIM_TEST(test_aild_steps_over_items_being_flushed),
+	KSHIM_TEST(test_aild_counts_an_intent_as_pinned_and_pushes_past_it),
 	KSHIM_TEST(test_aild_resubmits_a_failed_inode_buffer),
 	KSHIM_TEST(test_aild_leaves_a_failed_buffer_queued_elsewhere),
 	{ }
