@@ -186,7 +186,11 @@ def extract(tarball, workdir, dirs):
 	# about 1.5x faster on 2 cores.  Other compressions: tar detects them.
 	if tarball.endswith(('.xz', '.txz')) and shutil.which('xz'):
 		cmd += ['-I', 'xz -T0']
-	cmd += ['-xf', tarball, '-C', tmp, '--strip-components=1',
+	# -m: the files get the time of extraction, not the tarball's. A tree
+	# extracted again from another release (a downgrade's files are older
+	# than the objects built from the last one) must look newer than
+	# every object, or ninja would keep them.
+	cmd += ['-xmf', tarball, '-C', tmp, '--strip-components=1',
 		'--no-same-owner']
 	cmd += ['%s/%s' % (top, d) for d in dirs]
 	t0 = time.monotonic()
