@@ -1037,6 +1037,30 @@ static void test_aild_counts_an_intent_as_pinned_and_pushes_past_it(void)
 /* ---- failed writes ---------------------------------------------------- */
 
 /*
+ * A new inode written back with its directory, then changed alone: its
+ * item is the only one in the AIL and on its cluster buffer, which @eio
+ * is aimed at (the fault itself not yet added).
+ */
+static struct xfs_inode *lone_inode_in_the_ail(struct xfs_mount *mp,
+					       struct kshim_fault *eio)
+{
+	struct xfs_inode *ip;
+
+	xfs_fixture_quiesce(mp);
+	KSHIM_ASSERT_EQ_FATAL(xfs_test_create(mp, "f", &ip), 0);
+	xfs_fixture_quiesce(mp);
+	KSHIM_ASSERT_EQ_FATAL(xfs_test_touch(mp, ip), 0);
+	eio->start = ip->i_imap.im_blkno;
+	eio->nr_sectors = ip->i_imap.im_len;
+	KSHIM_ASSERT_EQ(xfs_log_force(mp, XFS_LOG_SYNC), 0);
+	KSHIM_ASSERT_FATAL(ip->i_itemp != NULL);
+	KSHIM_ASSERT_FATAL(test_bit(XFS_LI_IN_AIL,
+				    &ip->i_itemp->ili_item.li_flags));
+	KSHIM_ASSERT_EQ(xfs_fixture_ail_items(mp->m_ail), 1);
+	return ip;
+}
+
+/*
  * A transient write error on an inode cluster buffer the AIL pushed
  * (plain buffers' items are retried by their ordinary push; inode and
  * dquot items are marked failed instead):
@@ -1065,21 +1089,8 @@ static void test_aild_resubmits_a_failed_inode_buffer(void)
 	mp = xfs_fixture_mount_new(&fx);
 	ailp = mp->m_ail;
 	kb = kshim_xfs_data_bdev(fx.x);
-	xfs_fixture_quiesce(mp);
-
-	/* The new inode written back with the directory, then changed
-	 * alone: its item is the only one in the AIL and on its cluster
-	 * buffer. */
-	KSHIM_ASSERT_EQ_FATAL(xfs_test_create(mp, "f", &ip), 0);
+	ip = lone_inode_in_the_ail(mp, &eio);
 	ino = ip->i_ino;
-	xfs_fixture_quiesce(mp);
-	KSHIM_ASSERT_EQ_FATAL(xfs_test_touch(mp, ip), 0);
-	eio.start = ip->i_imap.im_blkno;
-	eio.nr_sectors = ip->i_imap.im_len;
-	KSHIM_ASSERT_EQ(xfs_log_force(mp, XFS_LOG_SYNC), 0);
-	KSHIM_ASSERT_FATAL(ip->i_itemp != NULL);
-	KSHIM_ASSERT(test_bit(XFS_LI_IN_AIL, &ip->i_itemp->ili_item.li_flags));
-	KSHIM_ASSERT_EQ(xfs_fixture_ail_items(ailp), 1);
 
 	kshim_printk_clear();
 	id = kshim_bdev_add_fault(kb, &eio);
@@ -1147,15 +1158,8 @@ static void test_aild_leaves_a_failed_buffer_queued_elsewhere(void)
 	mp = xfs_fixture_mount_new(&fx);
 	ailp = mp->m_ail;
 	kb = kshim_xfs_data_bdev(fx.x);
-	xfs_fixture_quiesce(mp);
-	KSHIM_ASSERT_EQ_FATAL(xfs_test_create(mp, "f", &ip), 0);
-	xfs_fixture_quiesce(mp);
-	KSHIM_ASSERT_EQ_FATAL(xfs_test_touch(mp, ip), 0);
-	eio.start = ip->i_imap.im_blkno;
-	eio.nr_sectors = ip->i_imap.im_len;
-	KSHIM_ASSERT_EQ(xfs_log_force(mp, XFS_LOG_SYNC), 0);
+	ip = lone_inode_in_the_ail(mp, &eio);
 	lip = &ip->i_itemp->ili_item;
-	KSHIM_ASSERT_FATAL(test_bit(XFS_LI_IN_AIL, &lip->li_flags));
 
 	/* Every write of the cluster fails: pushed, failed, resubmitted,
 	 * failed again, for as long as the fault lasts. */
