@@ -120,8 +120,9 @@ def short_path(path):
 		if os.path.isabs(path) else path
 
 
-def build(side, bd, progress, targets=None):
-	"""ninja in BD: everything, or only TARGETS (output paths)."""
+def build(side, bd, progress, targets=None, env=None):
+	"""ninja in BD: everything, or only TARGETS (output paths). ENV:
+	added to the environment (reuse.py's list)."""
 	t0 = time.monotonic()
 	steps = [0]
 
@@ -130,7 +131,8 @@ def build(side, bd, progress, targets=None):
 		if m:
 			steps[0] = int(m.group(1))
 			progress('%s: building' % side, '%s/%s' % m.groups())
-	rc, out = stream(['ninja', '-C', bd] + list(targets or []), on_line)
+	rc, out = stream(['ninja', '-C', bd] + list(targets or []), on_line,
+			 env=dict(os.environ, **env) if env else None)
 	if rc != 0:
 		for line in out.splitlines():
 			m = CC_ERROR.match(line.strip())

@@ -36,6 +36,7 @@ from scripts.prevalidate import compare as cmp
 from scripts.prevalidate import coverage as pvcov
 from scripts.prevalidate import plevel
 from scripts.prevalidate import report
+from scripts.prevalidate import reuse
 from scripts.prevalidate import sanitizers as pvsan
 from scripts.prevalidate.build import (CannotRun, DEFAULT_TARBALL, LOGBASE,
 				       build, configure, intro_tests,
@@ -395,6 +396,16 @@ def select_tests(a, bd, patches, seen, base):
 		    why=why)
 
 
+def reused_objects(bds):
+	"""(how many, environment): the patched build's environment that has
+	it copy the objects it shares with the base build (reuse.py), if it
+	was configured so, and how many it may copy."""
+	if not reuse.uses_wrapper(bds['patched']):
+		return 0, None
+	n, _ = reuse.plan(bds['base'], bds['patched'])
+	return n, {reuse.ENV: os.path.join(bds['patched'], reuse.MAP)}
+
+
 def compiled(bd, files):
 	"""{file: True if kshim compiles it or one of its headers}."""
 	used = kuf.used_files(bd)
@@ -558,7 +569,8 @@ def run(a, progress):
 		patches.append(q)
 		levels.append(lv)
 	configure('patched', bds['patched'], a, patches, progress,
-		  options=pvcov.BUILD_OPTIONS)
+		  options=pvcov.BUILD_OPTIONS, env=dict(
+			  CC=reuse.wrapper_cc(os.environ.get('CC', 'cc'))))
 	phases['configure'] = time.monotonic() - t
 	check_only(a, bds['base'])
 	builds = {'base': build('base', bds['base'], progress)}
@@ -577,8 +589,9 @@ def run(a, progress):
 	targets = None
 	if selection and selection['run'] is not None:
 		targets = test_targets(bds['patched'], selection['run'])
+	copied, env = reused_objects(bds)
 	builds['patched'] = build('patched', bds['patched'], progress,
-				  targets)
+				  targets, env)
 	phases['build patched'] = builds['patched']['seconds']
 	if targets is None:
 		seen = compiled(bds['patched'], changed)
@@ -647,7 +660,7 @@ def run(a, progress):
 		tests=cls, scenarios=scen, plots=plots, phases=phases,
 		coverage=coverage,
 		build_steps={s: builds[s]['steps'] for s in builds},
-		builddirs=bds, out_dir=out_dir), san)
+		reusable_objects=copied, builddirs=bds, out_dir=out_dir), san)
 
 
 def run_series(a, progress):

@@ -401,7 +401,11 @@ def lines(res, md):
 	out.append(', '.join('%s %.0f s' % (k, v)
 			     for k, v in res['phases'].items()))
 	out.append('build steps: base %(base)d, patched %(patched)d'
-		   % res['build_steps'])
+		   % res['build_steps'] + (
+			   ' (of its objects, %d the same as the base\'s: '
+			   'copied when ninja had to make them)'
+			   % res['reusable_objects']
+			   if res.get('reusable_objects') else ''))
 	out.append('')
 	out.append('verdict: %s (exit %d); report: %s, %s' % (
 		res['verdict'], res['exit_status'],

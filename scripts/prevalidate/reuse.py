@@ -1,0 +1,202 @@
+# SPDX-License-Identifier: GPL-2.0
+"""The patched build reuses the base build's objects.
+
+A patch changes a few files; the patched build dir would still compile
+every file the base build dir just compiled (about 250 s of compiler
+time, 90 s on two cores, in a fresh work dir). Before ninja runs on the
+patched side, plan() finds each object whose compile is the base's one
+with the paths moved: the same command once the patched tree and build
+dir are replaced by the base's, and the same bytes in every file the base
+compile read (its ninja deps: the source, every header, the generated
+ones). It writes the list to WORKDIR/patched/kshim-reuse.json, and the
+depfile of each listed object, its deps in the patched dirs, to
+WORKDIR/patched/kshim-reuse/.
+
+The patched build's compiler is this file (CC="python3 reuse.py cc",
+set when the patched dir is first configured). Called for an object in
+the list, it copies the base's object and .gcno and writes the depfile
+ninja reads; anything else it hands to the real compiler. Without
+KSHIM_REUSE (the build dir used on its own, meson's compiler checks) it
+is the compiler.
+
+What a reused object keeps of the base: its debug info and __FILE__
+strings name the base's paths (same text, other directory), and its
+coverage counters are named after the base's object. The patch's own
+files, and every file that includes a changed header, are compiled for
+real, so the coverage of the changed lines comes from patched objects.
+No kernel behaviour depends on a path: base and patched give the same
+trace hashes for a patch that changes no code either way.
+"""
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+MAP = 'kshim-reuse.json'
+DEPDIR = 'kshim-reuse'
+ENV = 'KSHIM_REUSE'
+
+
+def wrapper_cc(cc):
+	"""The CC the patched build dir is configured with."""
+	return '%s %s %s' % (sys.executable, os.path.abspath(__file__), cc)
+
+
+def uses_wrapper(bd):
+	"""True when BD's compiler is this file (a patched dir configured
+	before it existed compiles everything itself)."""
+	try:
+		with open(os.path.join(bd, 'compile_commands.json')) as f:
+			first = json.load(f)[:1]
+	except (OSError, ValueError):
+		return False
+	return bool(first) and os.path.abspath(__file__) in \
+		first[0].get('command', '')
+
+
+def ninja_deps(bd):
+	"""{output: [dep as ninja stored it]} of BD's last build."""
+	r = subprocess.run(['ninja', '-C', bd, '-t', 'deps'],
+			   stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+			   text=True)
+	deps, cur = {}, None
+	for line in r.stdout.splitlines():
+		if line.startswith('    '):
+			if cur is not None:
+				deps[cur].append(line.strip())
+		elif line.strip():
+			cur = line.split(':', 1)[0]
+			# A stale entry ("(STALE)") is not what built the object.
+			deps[cur] = [] if '(VALID)' in line else None
+			if deps[cur] is None:
+				cur = None
+	return {k: v for k, v in deps.items() if v}
+
+
+def commands(bd):
+	try:
+		with open(os.path.join(bd, 'compile_commands.json')) as f:
+			return {e['output']: e for e in json.load(f)}
+	except (OSError, ValueError, KeyError):
+		return {}
+
+
+def own_cc(command):
+	"""COMMAND without this file in front of the compiler."""
+	me = os.path.abspath(__file__) + ' '
+	i = command.find(me)
+	return command[i + len(me):] if i >= 0 else command
+
+
+def tree_of(bd):
+	with open(os.path.join(bd, 'kernel', 'tree.json')) as f:
+		return os.path.realpath(json.load(f)['tree'])
+
+
+def mangle(path):
+	# meson's name for an object of a source outside the project.
+	return path.replace('/', '_')
+
+
+def plan(base_bd, pat_bd):
+	"""Write PAT_BD's reuse list; returns (reusable, compiles)."""
+	base_bd, pat_bd = os.path.realpath(base_bd), os.path.realpath(pat_bd)
+	# Longest first: the patched tree may lie inside the build dir.
+	moves = [(tree_of(pat_bd), tree_of(base_bd)), (pat_bd, base_bd)]
+	moves += [(mangle(p), mangle(b)) for p, b in moves]
+
+	def to_base(s):
+		for p, b in moves:
+			s = s.replace(p, b)
+		return s
+
+	def to_patched(path):
+		for p, b in moves[:2]:
+			if path == b or path.startswith(b + os.sep):
+				return p + path[len(b):]
+		return path
+
+	same = {}
+
+	def identical(base_path, pat_path):
+		if base_path not in same:
+			try:
+				with open(base_path, 'rb') as f, \
+				     open(pat_path, 'rb') as g:
+					same[base_path] = f.read() == g.read()
+			except OSError:
+				same[base_path] = False
+		return same[base_path]
+
+	base_cmds, pat_cmds = commands(base_bd), commands(pat_bd)
+	deps = ninja_deps(base_bd)
+	depdir = os.path.join(pat_bd, DEPDIR)
+	shutil.rmtree(depdir, ignore_errors=True)
+	os.makedirs(depdir)
+	objects = {}
+	for out, e in pat_cmds.items():
+		bout = to_base(out)
+		b = base_cmds.get(bout)
+		if not b or to_base(own_cc(e['command'])) != b['command'] or \
+		   bout not in deps or \
+		   not os.path.isfile(os.path.join(base_bd, bout)):
+			continue
+		mine = []
+		for d in deps[bout]:
+			bpath = os.path.normpath(os.path.join(base_bd, d))
+			ppath = to_patched(bpath)
+			if ppath != bpath and not identical(bpath, ppath):
+				break
+			mine.append(ppath if os.path.isabs(d) else
+				    os.path.relpath(ppath, pat_bd))
+		else:
+			d = os.path.join(depdir, mangle(out) + '.d')
+			with open(d, 'w') as f:
+				f.write('%s: %s\n' % (escape(out), ' \\\n '.join(
+					escape(p) for p in mine)))
+			objects[os.path.join(pat_bd, out)] = [
+				os.path.join(base_bd, bout), d]
+	with open(os.path.join(pat_bd, MAP), 'w') as f:
+		json.dump(objects, f)
+	return len(objects), len(pat_cmds)
+
+
+def escape(path):
+	return path.replace(' ', '\\ ')
+
+
+def arg_after(argv, flag):
+	for i, a in enumerate(argv[:-1]):
+		if a == flag:
+			return argv[i + 1]
+	return None
+
+
+def reuse(argv):
+	"""True when ARGV's object was copied from the base build."""
+	listed = os.environ.get(ENV)
+	out = arg_after(argv, '-o')
+	if not listed or not out or '-c' not in argv:
+		return False
+	try:
+		with open(listed) as f:
+			entry = json.load(f).get(os.path.abspath(out))
+	except (OSError, ValueError):
+		return False
+	if not entry:
+		return False
+	base, prepared = entry
+	shutil.copyfile(base, out)
+	if os.path.isfile(base[:-2] + '.gcno'):
+		shutil.copyfile(base[:-2] + '.gcno', out[:-2] + '.gcno')
+	depfile = arg_after(argv, '-MF')
+	if depfile:
+		shutil.copyfile(prepared, depfile)
+	return True
+
+
+if __name__ == '__main__':
+	if not reuse(sys.argv[2:]):
+		os.execvp(sys.argv[1], sys.argv[1:])
