@@ -1,0 +1,117 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""kshim prevalidate's reuse of the base build's objects
+(scripts/prevalidate/reuse.py), on two small ninja build dirs laid out as
+prevalidate's are (a build dir, its kernel tree, compile_commands.json):
+an object whose source and headers are the same bytes on both sides is
+copied, with a depfile in the patched dirs; one that reads a changed
+header, or is compiled with another command, is compiled; without the
+list the wrapper is the compiler."""
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(os.path.dirname(HERE)))
+from scripts.prevalidate import reuse  # noqa: E402
+
+NINJA = '''rule cc
+  command = $cc -g -MD -MQ $out -MF $out.d -o $out -c $in $flags
+  depfile = $out.d
+  deps = gcc
+build a.o: cc {tree}/a.c
+  flags = -I{tree}
+build b.o: cc {tree}/b.c
+  flags = -I{tree}{extra}
+'''
+
+
+def side(root, name, header, extra='', cc='cc'):
+	"""A build dir ROOT/NAME whose tree has a.c (including h.h, HEADER's
+	text) and b.c (including nothing); b.o gets EXTRA flags."""
+	bd = os.path.join(root, name)
+	tree = os.path.join(bd, 'kernel', 'linux')
+	os.makedirs(tree)
+	files = {'a.c': '#include "h.h"\nint a(void) { return H; }\n',
+		 'b.c': 'int b(void) { return 2; }\n', 'h.h': header}
+	for f, text in files.items():
+		with open(os.path.join(tree, f), 'w') as fh:
+			fh.write(text)
+	with open(os.path.join(bd, 'kernel', 'tree.json'), 'w') as f:
+		json.dump({'tree': tree}, f)
+	with open(os.path.join(bd, 'build.ninja'), 'w') as f:
+		f.write('cc = %s\n' % cc + NINJA.format(tree=tree, extra=extra))
+	cmds = [dict(directory=bd, output=o, file=os.path.join(tree, c),
+		     command='%s -g -MD -MQ %s -MF %s.d -o %s -c %s -I%s%s' % (
+			     cc, o, o, o, os.path.join(tree, c), tree,
+			     extra if o == 'b.o' else ''))
+		for o, c in (('a.o', 'a.c'), ('b.o', 'b.c'))]
+	with open(os.path.join(bd, 'compile_commands.json'), 'w') as f:
+		json.dump(cmds, f)
+	return bd
+
+
+def ninja(bd, env=None):
+	r = subprocess.run(['ninja', '-C', bd], stdout=subprocess.PIPE,
+			   stderr=subprocess.STDOUT, text=True,
+			   env=dict(os.environ, **(env or {})))
+	assert r.returncode == 0, r.stdout
+	return r.stdout
+
+
+class TestReuse(unittest.TestCase):
+	def setUp(self):
+		self.root = tempfile.mkdtemp(prefix='kshim-pv-reuse-')
+		self.base = side(self.root, 'base', '#define H 1\n')
+		ninja(self.base)
+		self.addCleanup(shutil.rmtree, self.root)
+
+	def patched(self, header, extra=''):
+		bd = side(self.root, 'patched', header, extra,
+			  cc=reuse.wrapper_cc('cc'))
+		self.assertTrue(reuse.uses_wrapper(bd))
+		n, of = reuse.plan(self.base, bd)
+		out = ninja(bd, {reuse.ENV: os.path.join(bd, reuse.MAP)})
+		return bd, n, of, out
+
+	def same(self, bd, obj):
+		with open(os.path.join(self.base, obj), 'rb') as f, \
+		     open(os.path.join(bd, obj), 'rb') as g:
+			return f.read() == g.read()
+
+	def test_unchanged_objects_are_copied(self):
+		bd, n, of, _ = self.patched('#define H 1\n')
+		self.assertEqual((n, of), (2, 2))
+		self.assertTrue(self.same(bd, 'a.o'))
+		# ninja took the patched side's deps from the written depfile.
+		deps = subprocess.run(['ninja', '-C', bd, '-t', 'deps', 'a.o'],
+				      stdout=subprocess.PIPE, text=True).stdout
+		self.assertIn(os.path.join(bd, 'kernel/linux/h.h'), deps)
+		self.assertNotIn(self.base, deps)
+
+	def test_an_object_reading_a_changed_header_is_compiled(self):
+		bd, n, _, _ = self.patched('#define H 7\n')
+		self.assertEqual(n, 1)
+		self.assertFalse(self.same(bd, 'a.o'))
+		self.assertTrue(self.same(bd, 'b.o'))
+
+	def test_another_command_is_compiled(self):
+		bd, n, _, _ = self.patched('#define H 1\n', ' -DX=1')
+		self.assertEqual(n, 1)
+		self.assertTrue(self.same(bd, 'a.o'))
+
+	def test_without_the_list_it_is_the_compiler(self):
+		bd = side(self.root, 'patched', '#define H 1\n',
+			  cc=reuse.wrapper_cc('cc'))
+		ninja(bd)
+		self.assertTrue(os.path.isfile(os.path.join(bd, 'a.o')))
+		self.assertFalse(os.path.exists(os.path.join(bd, reuse.MAP)))
+
+
+if __name__ == '__main__':
+	unittest.main()
