@@ -22,7 +22,13 @@
 #include "kshim_internal.h"
 
 #define DET_STACK_SIZE	(256UL << 10)
-#define DET_WHERE_MAX	8
+/*
+ * Frames kept of a task's call chain for a hang report: enough to reach
+ * the test function's caller (libcunit) in a coverage build too, whose
+ * det_wait() and block_current() are not inlined (8 stopped short there,
+ * so detect_lost_completion failed in every prevalidate run).
+ */
+#define DET_WHERE_MAX	16
 
 enum det_state { DET_RUNNABLE, DET_BLOCKED, DET_EXITED };
 

@@ -84,10 +84,14 @@ def commands(bd):
 
 
 def own_cc(command):
-	"""COMMAND without this file in front of the compiler."""
+	"""COMMAND without what runs in front of the compiler: this file, or
+	the ccache meson puts there when it finds one (the base build's, as
+	the patched build's CC is set and meson then adds none)."""
 	me = os.path.abspath(__file__) + ' '
 	i = command.find(me)
-	return command[i + len(me):] if i >= 0 else command
+	command = command[i + len(me):] if i >= 0 else command
+	return command[len('ccache '):] if command.startswith('ccache ') \
+		else command
 
 
 def tree_of(bd):
@@ -139,7 +143,7 @@ def plan(base_bd, pat_bd):
 	for out, e in pat_cmds.items():
 		bout = to_base(out)
 		b = base_cmds.get(bout)
-		if not b or to_base(own_cc(e['command'])) != b['command'] or \
+		if not b or to_base(own_cc(e['command'])) != own_cc(b['command']) or \
 		   bout not in deps or \
 		   not os.path.isfile(os.path.join(base_bd, bout)):
 			continue

@@ -105,6 +105,12 @@ class TestReuse(unittest.TestCase):
 		self.assertEqual(n, 1)
 		self.assertTrue(self.same(bd, 'a.o'))
 
+	def test_a_launcher_in_front_is_not_part_of_the_command(self):
+		# meson puts a ccache it finds in front of the base's cc.
+		for cmd in ('ccache cc -c x.c', reuse.wrapper_cc('cc') +
+			    ' -c x.c', 'cc -c x.c'):
+			self.assertEqual(reuse.own_cc(cmd), 'cc -c x.c')
+
 	def test_without_the_list_it_is_the_compiler(self):
 		bd = side(self.root, 'patched', '#define H 1\n',
 			  cc=reuse.wrapper_cc('cc'))
