@@ -116,6 +116,10 @@ class Builder:
 		os.makedirs(os.path.dirname(self.src), exist_ok=True)
 		overlay = os.path.dirname(e['file'])
 		argv = shlex.split(e['command'])
+		# meson puts a ccache it finds in front of the compiler; the
+		# flags below go to the compiler, and a mutant is never cached.
+		if os.path.basename(argv[0]) == 'ccache':
+			argv = argv[1:]
 		cmd = [argv[0], '-iquote', overlay,
 		       '-fmacro-prefix-map=%s=%s' % (
 			       os.path.join(jobdir, 'src'),
