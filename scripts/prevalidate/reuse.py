@@ -107,7 +107,7 @@ def mangle(path):
 def plan(base_bd, pat_bd):
 	"""Write PAT_BD's reuse list; returns (reusable, compiles)."""
 	base_bd, pat_bd = os.path.realpath(base_bd), os.path.realpath(pat_bd)
-	# Longest first: the patched tree may lie inside the build dir.
+	# The tree first: it may lie inside the build dir.
 	moves = [(tree_of(pat_bd), tree_of(base_bd)), (pat_bd, base_bd)]
 	moves += [(mangle(p), mangle(b)) for p, b in moves]
 

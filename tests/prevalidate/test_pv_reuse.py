@@ -104,6 +104,7 @@ class TestReuse(unittest.TestCase):
 		bd, n, _, _ = self.patched('#define H 1\n', ' -DX=1')
 		self.assertEqual(n, 1)
 		self.assertTrue(self.same(bd, 'a.o'))
+		self.assertFalse(self.same(bd, 'b.o'))
 
 	def test_a_launcher_in_front_is_not_part_of_the_command(self):
 		# meson puts a ccache it finds in front of the base's cc.
