@@ -41,6 +41,7 @@ from scripts.prevalidate import sanitizers as pvsan
 from scripts.prevalidate.build import (CannotRun, DEFAULT_TARBALL, LOGBASE,
 				       build, configure, intro_tests,
 				       meson_test, test_targets)
+from scripts.shared import test_jobs
 from scripts.shared.gcov import remove_gcda
 
 # Bump when what is stored in base-results.json changes shape.
@@ -173,7 +174,8 @@ def run_side(side, bd, a, progress, extra=([], {}), names=None):
 	if names is not None and not names:
 		return dict(tests={}, scenarios={}, seconds=0.0)
 	tests = meson_test(side, bd, env, LOGBASE, progress,
-			   ['--no-suite', 'prevalidate'] + extra[0] +
+			   ['--no-suite', 'prevalidate'] + test_jobs.args() +
+			   extra[0] +
 			   (sorted(names) if names is not None else a.only))
 	scen = {}
 	collect_scenarios(bd, scen)

@@ -1,3 +1,3 @@
 # SPDX-License-Identifier: GPL-2.0
 """Shared by ./kshim test and ./kshim prevalidate: the sanitizer builds,
-gcov."""
+gcov, how many tests run at a time."""
