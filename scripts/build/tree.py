@@ -13,7 +13,9 @@ The tree is one of:
   - the user's tree (-Dkernel_src), which is only ever read;
   - WORKDIR/linux-patched: a fresh copy of the listed dirs of either of the
     above with the patches applied, because patches must never touch the
-    user's tree and the extracted tree is cached across configures.
+    user's tree and the extracted tree is cached across configures. A copy
+    of the extracted tree is made of hard links; each file a patch or
+    keep_times() changes gets its own inode first.
 
 The overlay directory holds symlinks: kernel-shim/overlay/<kernel path> for
 headers that override a kernel's quoted #include, and --link'ed kernel .c
@@ -305,9 +307,38 @@ def explain_patch_failure(out):
 	return '; '.join(problems)
 
 
-def apply_patches(src, workdir, dirs, patches):
+def copy_dir(s, d, link):
+	"""cp -a S D, with LINK as hard links where the filesystem allows
+	(cp -al: 0.4 s instead of 6.7 s for the 143 MB of kernel dirs).
+	Returns cp's error, or None."""
+	if link:
+		r = subprocess.run(['cp', '-al', '--', s, d],
+				   stderr=subprocess.DEVNULL)
+		if r.returncode == 0:
+			return None
+		# Another filesystem, or links refused: copy instead.
+		rmtree_quiet(d)
+	r = subprocess.run(['cp', '-a', '--', s, d], stderr=subprocess.PIPE,
+			   text=True)
+	return r.stderr.strip() if r.returncode != 0 else None
+
+
+def own_inode(path):
+	"""Give PATH an inode of its own before its times are changed: a hard
+	link shares them with the extracted tree. (patch(1) already writes a
+	new file and renames it over the link.)"""
+	if os.lstat(path).st_nlink > 1:
+		tmp = path + '.kshim-own'
+		shutil.copy2(path, tmp)
+		os.replace(tmp, path)
+
+
+def apply_patches(src, workdir, dirs, patches, link=False):
 	"""Copy DIRS of SRC to WORKDIR/linux-patched and apply PATCHES there.
-	Returns (tree, copy seconds, patch seconds)."""
+	LINK: the copy may be hard links to SRC, which is then kshim's own
+	extracted tree, never the user's (a tool that wrote a linked file in
+	place would write into SRC). Returns (tree, copy seconds, patch
+	seconds)."""
 	if not shutil.which('patch'):
 		die('patch(1) is needed for kernel_patches: apt-get install '
 		    'patch')
@@ -334,12 +365,10 @@ def apply_patches(src, workdir, dirs, patches):
 		os.makedirs(os.path.dirname(os.path.join(tmp, d)),
 			    exist_ok=True)
 		# cp -a: twice as fast as shutil.copytree on a kernel tree.
-		r = subprocess.run(['cp', '-a', '--', s,
-				    os.path.join(tmp, d)],
-				   stderr=subprocess.PIPE, text=True)
-		if r.returncode != 0:
+		err = copy_dir(s, os.path.join(tmp, d), link)
+		if err is not None:
 			rmtree_quiet(tmp)
-			die('copying %s failed: %s' % (s, r.stderr.strip()))
+			die('copying %s failed: %s' % (s, err))
 	copy_secs = time.monotonic() - t0
 
 	t0 = time.monotonic()
@@ -402,6 +431,7 @@ def keep_times(new, old):
 			if not stat.S_ISREG(st.st_mode) or \
 			   st.st_mtime_ns == so.st_mtime_ns:
 				continue
+			own_inode(p)
 			if stat.S_ISREG(so.st_mode) and \
 			   filecmp.cmp(p, q, shallow=False):
 				os.utime(p, ns=(so.st_atime_ns, so.st_mtime_ns))
@@ -527,7 +557,8 @@ def main(argv):
 			die('patch file %s is not a file' % p)
 	patch_info = [{'path': p, 'sha256': sha256(p)} for p in patches]
 	if patches:
-		tree, cs, ps = apply_patches(tree, workdir, dirs, patches)
+		tree, cs, ps = apply_patches(tree, workdir, dirs, patches,
+					     link=not a.src)
 		timings['copy_s'] = round(cs, 2)
 		timings['patch_s'] = round(ps, 2)
 	else:

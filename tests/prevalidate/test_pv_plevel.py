@@ -128,5 +128,62 @@ class TestKeepTimes(unittest.TestCase):
 			self.assertEqual(os.stat(x).st_mtime, 500)
 
 
+class TestLinkedCopy(unittest.TestCase):
+	"""apply_patches(link=True): the patched tree is hard links to the
+	extracted one, and nothing done to it reaches the extracted tree."""
+
+	PATCH = ('--- a/mm/a.c\n+++ b/mm/a.c\n@@ -1 +1 @@\n-one\n+two\n')
+
+	def write(self, path, text, t=100):
+		os.makedirs(os.path.dirname(path), exist_ok=True)
+		with open(path, 'w') as f:
+			f.write(text)
+		os.utime(path, (t, t))
+
+	def test_source_untouched_across_two_patch_sets(self):
+		with tempfile.TemporaryDirectory() as d:
+			src, work = os.path.join(d, 'linux'), os.path.join(d, 'w')
+			self.write(os.path.join(src, 'mm/a.c'), 'one\n')
+			self.write(os.path.join(src, 'mm/b.c'), 'b\n')
+			p1 = os.path.join(d, '1.patch')
+			with open(p1, 'w') as f:
+				f.write(self.PATCH)
+			p2 = os.path.join(d, '2.patch')
+			with open(p2, 'w') as f:
+				f.write(self.PATCH.replace('a.c', 'b.c').replace(
+					'-one\n+two', '-b\n+c'))
+			out, _, _ = tree.apply_patches(src, work, ['mm'], [p1],
+						       link=True)
+			sa, sb = (os.path.join(src, 'mm', n + '.c') for n in 'ab')
+			pa, pb = (os.path.join(out, 'mm', n + '.c') for n in 'ab')
+			self.assertEqual(os.stat(pb).st_ino, os.stat(sb).st_ino)
+			self.assertNotEqual(os.stat(pa).st_ino,
+					    os.stat(sa).st_ino)
+			# The next set reverts a.c: a newer time in the patched
+			# tree, the extracted tree's file as it was.
+			out, _, _ = tree.apply_patches(src, work, ['mm'], [p2],
+						       link=True)
+			self.assertGreater(os.stat(pa).st_mtime, 100)
+			self.assertEqual(os.stat(sa).st_mtime, 100)
+			self.assertEqual(os.stat(sb).st_mtime, 100)
+			for path, text in ((sa, 'one\n'), (sb, 'b\n'),
+					   (pa, 'one\n'), (pb, 'c\n')):
+				with open(path) as f:
+					self.assertEqual(f.read(), text, path)
+
+	def test_no_links_into_a_users_tree(self):
+		with tempfile.TemporaryDirectory() as d:
+			src, work = os.path.join(d, 'linux'), os.path.join(d, 'w')
+			self.write(os.path.join(src, 'mm/a.c'), 'one\n')
+			self.write(os.path.join(src, 'mm/b.c'), 'b\n')
+			p1 = os.path.join(d, '1.patch')
+			with open(p1, 'w') as f:
+				f.write(self.PATCH)
+			out, _, _ = tree.apply_patches(src, work, ['mm'], [p1])
+			self.assertNotEqual(
+				os.stat(os.path.join(out, 'mm/b.c')).st_ino,
+				os.stat(os.path.join(src, 'mm/b.c')).st_ino)
+
+
 if __name__ == '__main__':
 	unittest.main()
