@@ -312,6 +312,24 @@ bool xfs_fixture_exists(struct dentry *dir, const char *name)
 	return true;
 }
 
+void xfs_fixture_junk_free_space(struct dentry *root, loff_t bytes)
+{
+	u8 *buf = kvmalloc(1 << 20, GFP_KERNEL | __GFP_NOFAIL);
+	struct file *f;
+	loff_t off;
+
+	memset(buf, 0xa5, 1 << 20);
+	KSHIM_ASSERT_EQ_FATAL(kshim_vfs_open(root, "junk", O_RDWR | O_CREAT,
+					     0644, &f), 0);
+	for (off = 0; off < bytes; off += 1 << 20)
+		KSHIM_ASSERT_EQ(kshim_vfs_pwrite(f, buf, 1 << 20, off, 0),
+				1 << 20);
+	KSHIM_ASSERT_EQ(kshim_vfs_fsync(f, 0), 0);
+	KSHIM_ASSERT_EQ(kshim_vfs_close(f), 0);
+	KSHIM_ASSERT_EQ(kshim_vfs_unlink(root, "junk"), 0);
+	kvfree(buf);
+}
+
 static void inodegc_busy_fn(struct work_struct *work)
 {
 	struct xfs_inodegc_busy *b =

@@ -216,6 +216,14 @@ void xfs_fixture_finish(struct xfs_fixture *f, struct dentry *root);
 bool xfs_fixture_exists(struct dentry *dir, const char *name);
 
 /*
+ * BYTES (a multiple of 1 MiB) of 0xa5 written to a file "junk" in ROOT,
+ * fsynced, and the file removed: a block that later reads back without
+ * having been written shows up as stale bytes. The blocks are free once
+ * inodegc has run (a syncfs flushes it).
+ */
+void xfs_fixture_junk_free_space(struct dentry *root, loff_t bytes);
+
+/*
  * An item that occupies CPU's inodegc worker (the workqueue runs one item
  * at a time per CPU), as a long inactivation of an earlier inode would:
  * xfs_inodegc_busy_start() returns once it runs; inodes queued on that

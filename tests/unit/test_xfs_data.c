@@ -765,28 +765,6 @@ static void test_enospc_write_takes_back_speculative_preallocation(void)
 	finish(&fx, root, m, 2);
 }
 
-/* 4 MiB of 0xa5 written, synced and freed: a block read back without
- * having been written shows up as stale bytes. */
-static void junk_free_space(struct xfs_fixture *fx, struct dentry *root)
-{
-	u8 *buf = kvmalloc(1 << 20, GFP_KERNEL | __GFP_NOFAIL);
-	struct file *f;
-	loff_t off;
-
-	memset(buf, 0xa5, 1 << 20);
-	KSHIM_ASSERT_EQ_FATAL(kshim_vfs_open(root, "junk", O_RDWR | O_CREAT,
-					     0644, &f), 0);
-	for (off = 0; off < 4 << 20; off += 1 << 20)
-		KSHIM_ASSERT_EQ(kshim_vfs_pwrite(f, buf, 1 << 20, off, 0),
-				1 << 20);
-	KSHIM_ASSERT_EQ(kshim_vfs_fsync(f, 0), 0);
-	KSHIM_ASSERT_EQ(kshim_vfs_close(f), 0);
-	KSHIM_ASSERT_EQ(kshim_vfs_unlink(root, "junk"), 0);
-	/* syncfs flushes inodegc: the blocks are free when it returns. */
-	KSHIM_ASSERT_EQ(kshim_vfs_syncfs(kshim_xfs_sb(fx->x)), 0);
-	kvfree(buf);
-}
-
 /*
  * A write into preallocated (unwritten) blocks that the device fails:
  * fsync reports -EIO, at once (no log force, no cache flush spent on a
@@ -812,7 +790,9 @@ static void test_failed_write_into_preallocation_reads_zeroes(void)
 	u64 s = kshim_seed();
 	int id;
 
-	junk_free_space(&fx, root);
+	xfs_fixture_junk_free_space(root, 4 << 20);
+	/* syncfs flushes inodegc: the blocks are free when it returns. */
+	KSHIM_ASSERT_EQ(kshim_vfs_syncfs(kshim_xfs_sb(fx.x)), 0);
 
 	mopen(&m[0], root, "f", O_RDWR | O_CREAT);
 	KSHIM_ASSERT_EQ(kshim_vfs_fallocate(m[0].f, 0, 0, 64 * KB), 0);

@@ -244,26 +244,6 @@ static void check_recovered(struct task *t, struct dentry *root)
 	kvfree(buf);
 }
 
-/* Fill free space with 0xa5 and free it: a block that reads back
- * without having been written shows up as stale bytes. */
-static void junk_free_space(struct dentry *root)
-{
-	u8 *buf = kvmalloc(1 << 20, GFP_KERNEL | __GFP_NOFAIL);
-	struct file *f;
-	loff_t off;
-
-	memset(buf, 0xa5, 1 << 20);
-	KSHIM_ASSERT_EQ_FATAL(kshim_vfs_open(root, "junk", O_RDWR | O_CREAT,
-					     0644, &f), 0);
-	for (off = 0; off < JUNK; off += 1 << 20)
-		KSHIM_ASSERT_EQ(kshim_vfs_pwrite(f, buf, 1 << 20, off, 0),
-				1 << 20);
-	KSHIM_ASSERT_EQ(kshim_vfs_fsync(f, 0), 0);
-	KSHIM_ASSERT_EQ(kshim_vfs_close(f), 0);
-	KSHIM_ASSERT_EQ(kshim_vfs_unlink(root, "junk"), 0);
-	kvfree(buf);
-}
-
 static void crash_in_the_middle(enum kshim_crash_mode mode, unsigned int sector)
 {
 	struct xfs_fixture fx = { .dev = &dev_ssd_reordering,
@@ -281,7 +261,7 @@ static void crash_in_the_middle(enum kshim_crash_mode mode, unsigned int sector)
 
 	xfs_fixture_mount_new(&fx);
 	root = kshim_vfs_root(kshim_xfs_sb(fx.x));
-	junk_free_space(root);
+	xfs_fixture_junk_free_space(root, JUNK);
 	for (i = 0; i < TASKS; i++) {
 		struct task *t = &tasks[i];
 
