@@ -40,7 +40,8 @@ from scripts.prevalidate import reuse
 from scripts.prevalidate import sanitizers as pvsan
 from scripts.prevalidate.build import (CannotRun, DEFAULT_TARBALL, LOGBASE,
 				       build, configure, intro_tests,
-				       meson_test, test_targets)
+				       meson_test, share_extracted_tree,
+				       test_targets)
 from scripts.shared import test_jobs
 from scripts.shared.gcov import remove_gcda
 
@@ -570,6 +571,7 @@ def run(a, progress):
 			raise CannotRun(str(e))
 		patches.append(q)
 		levels.append(lv)
+	share_extracted_tree(bds['base'], bds['patched'])
 	configure('patched', bds['patched'], a, patches, progress,
 		  options=pvcov.BUILD_OPTIONS, env=dict(
 			  CC=reuse.wrapper_cc(os.environ.get('CC', 'cc'))))

@@ -3,16 +3,20 @@
 """kshim prevalidate's -p level of a patch (scripts/prevalidate/plevel.py):
 found from its file names, rewritten to the -p1 form; and the times of
 the patched tree's files when it is copied again for the next patch set
-(scripts/build/tree.py keep_times). No build needed."""
+(scripts/build/tree.py keep_times); the patched tree as hard links that
+never change the extracted tree; the base's extracted tree shared with
+the patched build dir. No build needed."""
 
 import os
 import sys
+import tarfile
 import tempfile
 import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(os.path.dirname(HERE)))
 from scripts.build import tree  # noqa: E402
+from scripts.prevalidate import build as pvbuild  # noqa: E402
 from scripts.prevalidate import plevel  # noqa: E402
 
 P0 = '''A comment.
@@ -183,6 +187,47 @@ class TestLinkedCopy(unittest.TestCase):
 			self.assertNotEqual(
 				os.stat(os.path.join(out, 'mm/b.c')).st_ino,
 				os.stat(os.path.join(src, 'mm/b.c')).st_ino)
+
+
+class TestSharedExtraction(unittest.TestCase):
+	"""prevalidate's patched build dir starts from the base's extracted
+	tree (build.share_extracted_tree()), and tree.py keeps it only when
+	its stamp is that of the same tarball."""
+
+	def tarball(self, d, name, text):
+		top = os.path.join(d, name + '-src', 'linux-x')
+		os.makedirs(os.path.join(top, 'mm'))
+		with open(os.path.join(top, 'Makefile'), 'w') as f:
+			f.write('VERSION = 6\nPATCHLEVEL = 12\n')
+		with open(os.path.join(top, 'mm', 'a.c'), 'w') as f:
+			f.write(text)
+		path = os.path.join(d, name + '.tar.gz')
+		with tarfile.open(path, 'w:gz') as t:
+			t.add(top, arcname='linux-x')
+		return path
+
+	def test_same_tarball_shared_other_extracted(self):
+		with tempfile.TemporaryDirectory() as d:
+			one = self.tarball(d, 'one', 'one\n')
+			base, pat = os.path.join(d, 'base'), os.path.join(d, 'pat')
+			tree.extract(one, os.path.join(base, 'kernel'),
+				     ['Makefile', 'mm'])
+			pvbuild.share_extracted_tree(base, pat)
+			tree.extract(one, os.path.join(pat, 'kernel'),
+				     ['Makefile', 'mm'])
+			a = 'kernel/linux/mm/a.c'
+			self.assertEqual(os.stat(os.path.join(pat, a)).st_ino,
+					 os.stat(os.path.join(base, a)).st_ino)
+			# Another tarball: extracted, not the shared files.
+			other = os.path.join(d, 'other')
+			pvbuild.share_extracted_tree(base, other)
+			two = self.tarball(d, 'two', 'two\n')
+			tree.extract(two, os.path.join(other, 'kernel'),
+				     ['Makefile', 'mm'])
+			with open(os.path.join(other, a)) as f:
+				self.assertEqual(f.read(), 'two\n')
+			with open(os.path.join(base, a)) as f:
+				self.assertEqual(f.read(), 'one\n')
 
 
 if __name__ == '__main__':
