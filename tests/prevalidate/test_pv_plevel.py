@@ -144,14 +144,20 @@ class TestLinkedCopy(unittest.TestCase):
 			f.write(text)
 		os.utime(path, (t, t))
 
+	def source(self, d):
+		"""D/linux with mm/a.c and mm/b.c, and D/1.patch changing a.c:
+		(tree, work dir, patch)."""
+		src = os.path.join(d, 'linux')
+		self.write(os.path.join(src, 'mm/a.c'), 'one\n')
+		self.write(os.path.join(src, 'mm/b.c'), 'b\n')
+		p1 = os.path.join(d, '1.patch')
+		with open(p1, 'w') as f:
+			f.write(self.PATCH)
+		return src, os.path.join(d, 'w'), p1
+
 	def test_source_untouched_across_two_patch_sets(self):
 		with tempfile.TemporaryDirectory() as d:
-			src, work = os.path.join(d, 'linux'), os.path.join(d, 'w')
-			self.write(os.path.join(src, 'mm/a.c'), 'one\n')
-			self.write(os.path.join(src, 'mm/b.c'), 'b\n')
-			p1 = os.path.join(d, '1.patch')
-			with open(p1, 'w') as f:
-				f.write(self.PATCH)
+			src, work, p1 = self.source(d)
 			p2 = os.path.join(d, '2.patch')
 			with open(p2, 'w') as f:
 				f.write(self.PATCH.replace('a.c', 'b.c').replace(
@@ -177,12 +183,7 @@ class TestLinkedCopy(unittest.TestCase):
 
 	def test_no_links_into_a_users_tree(self):
 		with tempfile.TemporaryDirectory() as d:
-			src, work = os.path.join(d, 'linux'), os.path.join(d, 'w')
-			self.write(os.path.join(src, 'mm/a.c'), 'one\n')
-			self.write(os.path.join(src, 'mm/b.c'), 'b\n')
-			p1 = os.path.join(d, '1.patch')
-			with open(p1, 'w') as f:
-				f.write(self.PATCH)
+			src, work, p1 = self.source(d)
 			out, _, _ = tree.apply_patches(src, work, ['mm'], [p1])
 			self.assertNotEqual(
 				os.stat(os.path.join(out, 'mm/b.c')).st_ino,

@@ -44,9 +44,11 @@ class TestMkfsCache(unittest.TestCase):
 			self.assertEqual(r.returncode, 0, r.stdout[-2000:])
 			self.assertEqual(sorted(os.listdir(cache)), images)
 			for name in images:
-				with open(os.path.join(cache, name), 'r+b') as f:
+				path = os.path.join(cache, name)
+				size = os.stat(path).st_size
+				with open(path, 'r+b') as f:
 					f.truncate(0)
-					f.truncate(64 << 20)
+					f.truncate(size)
 			r = run(cache)
 			self.assertNotEqual(r.returncode, 0,
 					    'emptied cached images were not read')
