@@ -61,8 +61,9 @@ static int copy_range(int in, int out, off_t off, off_t len)
 
 /*
  * SRC into DST, sparse. Only SRC's data extents are read (SEEK_DATA,
- * SEEK_HOLE): a 256 MiB image holds a few MiB, and reading its holes
- * was most of a copy's cost. Where the filesystem cannot tell (EINVAL),
+ * SEEK_HOLE): a fresh image is mostly holes (the 64 MiB one of
+ * test_mkfs_cache.py holds 204 KiB), and the copy used to read all of
+ * it. Where the filesystem cannot tell (EINVAL),
  * the whole file is one extent. 0 or -errno.
  */
 static int copy_sparse(const char *src, const char *dst)

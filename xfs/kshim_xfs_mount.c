@@ -357,12 +357,12 @@ int kshim_xfs_mkfs(const char *path, u64 bytes, const char *opts)
  * -n checks without writing. The others change how xfs_repair works, not
  * what it checks: -P turns off its read-ahead threads, phase2_threads=1
  * scans the AG headers in one thread instead of 32, and bhash=4096 sizes
- * its buffer cache's hash (up to 8 x 4096 buffers, more than a test
- * image's metadata) instead of by the host's memory: on 24 GiB its
- * table and its mutexes were 2200 of a check's 2700 page faults. On a
- * 256 MiB image, per check: 5.6 ms of CPU with all three, 10.0 ms
- * without bhash, 17.8 ms with none; the suite runs some 750 checks
- * (docs/measurements.md).
+ * its buffer cache's hash instead of by the host's memory (the cache then
+ * holds at most 8 x 4096 entries, xfs_repair(8); a smaller cache costs
+ * rereads, not checks): on 24 GiB the default cost 2200 of a check's
+ * 2700 page faults. On a 256 MiB image, per check: 5.6 ms of CPU with
+ * all three, 10.0 ms without bhash, 17.8 ms with none; the suite runs
+ * some 750 checks, session 22 counted (docs/measurements.md).
  */
 #define KSHIM_XFS_REPAIR_CHECK \
 	"xfs_repair -n -P -o phase2_threads=1 -o bhash=4096"
