@@ -200,16 +200,20 @@ def test_dir(name):
 	return re.sub(r'[^A-Za-z0-9_.+-]', '_', name)
 
 
-def prepare(bd, workdir, tests, coverage=True, budgets=None, name=COVDIR):
-	"""Empty WORKDIR/NAME, write the map the wrapper picks a test's
-	directory and time budget from (TESTS: meson introspect --tests;
-	BUDGETS: {test: seconds}, see wrap()), and return the extra meson
-	test arguments and environment. Without COVERAGE the wrapper only
-	keeps the budgets. kshim mutate uses it too, with a NAME of its
-	own."""
+def prepare(bd, workdir, tests, coverage=True, budgets=None, name=COVDIR,
+	    clear=None):
+	"""Empty WORKDIR/NAME (or only the directories of the tests CLEAR,
+	when given: the others' coverage is kept), write the map the wrapper
+	picks a test's directory and time budget from (TESTS: meson
+	introspect --tests; BUDGETS: {test: seconds}, see wrap()), and
+	return the extra meson test arguments and environment. Without
+	COVERAGE the wrapper only keeps the budgets. kshim mutate uses it
+	too, with a NAME of its own."""
 	covdir = os.path.join(workdir, name)
-	shutil.rmtree(covdir, ignore_errors=True)
-	os.makedirs(covdir)
+	for d in [covdir] if clear is None else \
+		 [os.path.join(covdir, test_dir(n)) for n in clear]:
+		shutil.rmtree(d, ignore_errors=True)
+	os.makedirs(covdir, exist_ok=True)
 	path = os.path.join(covdir, 'tests.json')
 	with open(path, 'w') as f:
 		json.dump(dict(covdir=covdir, coverage=coverage,

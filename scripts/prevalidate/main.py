@@ -15,7 +15,6 @@ terminal, plain lines otherwise.
 
 import argparse
 import glob
-import hashlib
 import json
 import os
 import re
@@ -31,12 +30,14 @@ from scripts import REPO
 from scripts.build import used_files as kuf
 from scripts.build.tree import patch_targets
 from scripts.plot import common as plot
+from scripts.prevalidate import base_results
 from scripts.prevalidate import commits
 from scripts.prevalidate import compare as cmp
 from scripts.prevalidate import coverage as pvcov
 from scripts.prevalidate import plevel
 from scripts.prevalidate import report
 from scripts.prevalidate import reuse
+from scripts.prevalidate import same_program
 from scripts.prevalidate import sanitizers as pvsan
 from scripts.prevalidate.build import (CannotRun, DEFAULT_TARBALL, LOGBASE,
 				       build, configure, intro_tests,
@@ -44,10 +45,6 @@ from scripts.prevalidate.build import (CannotRun, DEFAULT_TARBALL, LOGBASE,
 				       test_targets)
 from scripts.shared import test_jobs
 from scripts.shared.gcov import remove_gcda
-
-# Bump when what is stored in base-results.json changes shape.
-CACHE_VERSION = 4
-
 
 class Progress:
 	"""One updating line on a terminal; plain lines (on change, or every
@@ -80,35 +77,6 @@ class Progress:
 		if self.tty:
 			self.s.write('\r\033[K')
 			self.s.flush()
-
-
-def run_files(cmd):
-	"""The files test command CMD runs: its arguments that are files,
-	and the module of python3 -m scripts.TOOL.MODULE."""
-	out = [c for c in cmd if os.path.isfile(c)]
-	for i, c in enumerate(cmd[:-1]):
-		if c == '-m':
-			out.append(os.path.join(REPO, *cmd[i + 1].split('.')) +
-				   '.py')
-	return out
-
-
-def build_stamp(bd, a):
-	"""What base results depend on: the options of the run and every file
-	a test runs (size and time), so unchanged binaries mean unchanged
-	results for the deterministic tests."""
-	h = hashlib.sha256()
-	h.update(json.dumps([CACHE_VERSION, a.seeds, a.kernel_src,
-			     a.kernel_tarball, a.only, a.device]).encode())
-	for t in sorted(intro_tests(bd), key=lambda t: t['name']):
-		h.update(json.dumps([t['name'], t['cmd'],
-				     sorted(t.get('env', {}).items())]).encode())
-		for c in run_files(t['cmd']):
-			if os.path.isfile(c):
-				st = os.stat(c)
-				h.update(('%s %d %d' % (c, st.st_size,
-							st.st_mtime_ns)).encode())
-	return h.hexdigest()
 
 
 def scenario_files(bd):
@@ -205,32 +173,12 @@ def timing_repeats(bds, a, progress):
 	return scen
 
 
-def cached_base(bd, a, progress):
-	"""The base side's results, reused when nothing they depend on changed
-	since the last run. The base tests run through the coverage wrapper
-	too: their per-test coverage (WORKDIR/base-gcda) is what --select
-	picks the patched side's tests by."""
-	path = os.path.join(a.workdir, 'base-results.json')
-	stamp = build_stamp(bd, a)
-	have_gcda = os.path.isfile(os.path.join(
-		a.workdir, pvcov.BASE_COVDIR, 'tests.json'))
-	try:
-		with open(path) as f:
-			c = json.load(f)
-		if c.get('stamp') == stamp and (have_gcda or not a.select):
-			c['reused'] = True
-			return c
-	except (OSError, ValueError):
-		pass
-	wrap = pvcov.prepare(bd, a.workdir, intro_tests(bd),
-			     coverage=a.coverage, name=pvcov.BASE_COVDIR)
-	res = run_side('base', bd, a, progress, wrap)
-	res['stamp'] = stamp
-	res['reused'] = False
-	with open(path + '.tmp', 'w') as f:
-		json.dump(res, f)
-	os.replace(path + '.tmp', path)
-	return res
+def base_phase(rerun):
+	"""The base tests' phase name: all run, some, or none."""
+	if rerun is None:
+		return ''
+	return ' (reused)' if not rerun else \
+		' (%d re-run, the rest reused)' % len(rerun)
 
 
 def replay_parts(t, seed, device=None):
@@ -397,6 +345,18 @@ def select_tests(a, bd, patches, seen, base):
 	run = [n for n in every if n in names]
 	return dict(run=run, skipped=[n for n in every if n not in names],
 		    why=why)
+
+
+def patched_tests(a, bds, intro, base, selection):
+	"""(tests to run on the patched side, tests not run there because
+	their programs are the base's byte for byte: same_program.py)."""
+	if selection and selection['run'] is not None:
+		every = selection['run']
+	else:
+		every = sorted(n for n in base['tests']
+			       if not a.only or n in a.only)
+	same = same_program.tests(bds['base'], bds['patched'], intro, every)
+	return [n for n in every if n not in same], same
 
 
 def reused_objects(bds):
@@ -579,9 +539,11 @@ def run(a, progress):
 	check_only(a, bds['base'])
 	builds = {'base': build('base', bds['base'], progress)}
 	phases['build base'] = builds['base']['seconds']
-	base = cached_base(bds['base'], a, progress)
-	phases['tests base' + (' (reused)' if base['reused'] else '')] = \
-		0.0 if base['reused'] else base['seconds']
+	base = base_results.cached(
+		bds['base'], a, intro_tests(bds['base']),
+		lambda names, wrap: run_side('base', bds['base'], a, progress,
+					     wrap, names))
+	phases['tests base' + base_phase(base['rerun'])] = base['seconds']
 	budgets = {n: cmp.budget(e['duration'])
 		   for n, e in base['tests'].items()}
 	touched = {p: patch_targets(p) for p in patches}
@@ -599,11 +561,13 @@ def run(a, progress):
 	phases['build patched'] = builds['patched']['seconds']
 	if targets is None:
 		seen = compiled(bds['patched'], changed)
-	wrap = pvcov.prepare(bds['patched'], a.workdir,
-			     intro_tests(bds['patched']), coverage=a.coverage,
-			     budgets=budgets)
-	pat = run_side('patched', bds['patched'], a, progress, wrap,
-		       selection and selection['run'])
+	intro = intro_tests(bds['patched'])
+	wrap = pvcov.prepare(bds['patched'], a.workdir, intro,
+			     coverage=a.coverage, budgets=budgets)
+	names, same = patched_tests(a, bds, intro, base, selection)
+	pat = run_side('patched', bds['patched'], a, progress, wrap, names)
+	pat['tests'].update({n: dict(base['tests'][n], same_program=True)
+			     for n in same})
 	phases['tests patched'] = pat['seconds']
 	cls = cmp.compare_tests(
 		{n: e for n, e in base['tests'].items()
@@ -658,8 +622,9 @@ def run(a, progress):
 			    combined_sha256_base=kuf.manifest(bds['base']).get(
 				    'combined_sha256'),
 			    combined_sha256_patched=man.get('combined_sha256')),
-		seeds=a.seeds, repeat=a.repeat, base_reused=base['reused'],
+		seeds=a.seeds, repeat=a.repeat, base_rerun=base['rerun'],
 		only=a.only, device=a.device, selection=selection,
+		same_program=same,
 		timing_rule=cmp.TIMING_RULE,
 		tests=cls, scenarios=scen, plots=plots, phases=phases,
 		coverage=coverage,

@@ -22,6 +22,22 @@ def rel(p):
 	return p if r.startswith('..') else r
 
 
+def some(names, cap=12):
+	"""NAMES, the first CAP of them and how many more."""
+	return ', '.join(names[:cap]) + (
+		' and %d more' % (len(names) - cap) if len(names) > cap else '')
+
+
+def base_reuse_text(rerun):
+	"""How much of the base side ran (base_results.cached()'s RERUN)."""
+	if rerun is None:
+		return ''
+	if not rerun:
+		return '; base results reused (build and options unchanged)'
+	return '; base results reused but for %d test(s) whose files ' \
+		'changed: %s' % (len(rerun), some(rerun))
+
+
 def fmt(v):
 	if isinstance(v, float):
 		return '%.6g' % v
@@ -229,8 +245,7 @@ def lines(res, md):
 	out.append('%sdeterministic tests: seeds 1..%d on both sides; '
 		   'scenarios: %d run(s) per side%s' % (
 			   '- ' if md else '', res['seeds'], res['repeat'],
-			   '; base results reused (build and options '
-			   'unchanged)' if res['base_reused'] else ''))
+			   base_reuse_text(res['base_rerun'])))
 	if res.get('only'):
 		out.append('%sonly these tests, on both sides (--only): %s' % (
 			'- ' if md else '', ', '.join(res['only'])))
@@ -244,11 +259,13 @@ def lines(res, md):
 				   'side, %s; skipped %d that did not: %s' % (
 					   '- ' if md else '', len(sel['run']),
 					   sel['why'], len(sel['skipped']),
-					   ', '.join(sel['skipped'][:12]) +
-					   (' and %d more' % (
-						   len(sel['skipped']) - 12)
-					    if len(sel['skipped']) > 12
-					    else '')))
+					   some(sel['skipped'])))
+	same = res.get('same_program')
+	if same:
+		out.append('%snot run on the patched side: %d test(s) whose '
+			   'programs the patch left byte for byte the base\'s; '
+			   'their base results stand for both sides: %s' % (
+				   '- ' if md else '', len(same), some(same)))
 	if res.get('device'):
 		out.append('%severy device: KSHIM_DEVICE=%s (--device), on '
 			   'both sides' % ('- ' if md else '', res['device']))

@@ -7,8 +7,9 @@ sanitizer reports (--sanitizers, in "args") and their words, the words
 the one-line reason of an exit 2 must contain, for a clean patch that no
 deterministic scenario figure moved, the coverage report's figures
 for the patch's files, "report": report.json fields as given
-(--only's and --device's), and the tests --select must run and skip
-("selected", "not_selected").
+(--only's and --device's), the tests --select must run and skip
+("selected", "not_selected"), and the tests whose programs the patch
+left the same ("same_program") or changed ("run_on_patched").
 
 usage: run_cases.py [--workdir DIR] [--only NAME]...
 
@@ -126,6 +127,14 @@ def check_verdict(case, rep, got):
 	for name in case.get('not_selected', []):
 		if name not in sel.get('skipped', []):
 			bad.append('--select did not skip %s' % name)
+	same = rep.get('same_program') or []
+	for name in case.get('same_program', []):
+		if name not in same:
+			bad.append('%s was run on the patched side, though its '
+				   'programs are the base\'s' % name)
+	for name in case.get('run_on_patched', []):
+		if name in same:
+			bad.append('%s was not run on the patched side' % name)
 	for key, want in case.get('report', {}).items():
 		if rep.get(key) != want:
 			bad.append('report.json %s is %r, expected %r' % (
