@@ -6,7 +6,7 @@ whose stamp moved. A test's stamp is what its results depend on: the
 options of the run (seeds, kernel, device), its command and environment,
 and the size and time of every file it runs. Editing one test, or one
 test's source, re-runs that test alone rather than the whole base side
-(96 s). A rebuilt shim or kernel file relinks every binary that has it,
+(96 s, measured in session 23). A rebuilt shim or kernel file relinks every binary that has it,
 so every test of those binaries re-runs.
 
 The scenario tests re-run together or not at all: the figures they write
@@ -25,7 +25,7 @@ import time
 
 from scripts import REPO
 from scripts.prevalidate import coverage as pvcov
-from scripts.prevalidate.same_program import arg_files
+from scripts.prevalidate.same_program import arg_files, is_scenario
 
 FILE = 'base-results.json'
 # Bump when what is stored changes shape.
@@ -58,10 +58,6 @@ def test_stamp(t, bd, a):
 	return h.hexdigest()
 
 
-def is_scenario(t):
-	return any(s.split(':')[-1] == 'scenario' for s in t['suite'])
-
-
 def load(path):
 	try:
 		with open(path) as f:
@@ -75,7 +71,7 @@ def to_rerun(c, intro, wanted, stamps, need_gcda):
 	"""The tests of WANTED whose stored results cannot be used; None when
 	the whole base side is to run (nothing stored, or the tests it would
 	run are not known)."""
-	if c is None or wanted is None and c.get('every') is None:
+	if c is None or wanted is None and c['every'] is None:
 		return None
 	names = sorted(wanted if wanted is not None else c['every'])
 	stale = [n for n in names

@@ -50,10 +50,14 @@ def arg_files(t, bd):
 	return [os.path.realpath(p) for p in paths if os.path.isfile(p)]
 
 
+def is_scenario(t):
+	return any(s.split(':')[-1] == ALWAYS_RUN_SUITE for s in t['suite'])
+
+
 def built_files(t, bd):
 	"""The files of build dir BD that test T runs, or None when what it
 	runs is not known (a test script) or it is a scenario."""
-	if any(s.split(':')[-1] == ALWAYS_RUN_SUITE for s in t['suite']):
+	if is_scenario(t):
 		return None
 	bd = os.path.realpath(bd)
 	cmd = t['cmd']
