@@ -6,6 +6,7 @@ Every failure that stops the run is CannotRun (exit 2), its message the
 one-line reason.
 """
 
+import hashlib
 import json
 import os
 import re
@@ -51,14 +52,58 @@ def is_configured(bd):
 					   'coredata.dat'))
 
 
-def build_options(bd):
-	r = subprocess.run(['meson', 'introspect', '--buildoptions', bd],
+def introspect(bd, kind):
+	"""meson introspect --KIND of BD: the file meson writes on every
+	(re)configure, meson-info/intro-KIND.json (the same JSON; meson
+	introspect's own start-up is 0.3 s a call on the 2-core machine);
+	meson introspect when the file is not there. None when neither
+	gives JSON."""
+	try:
+		with open(os.path.join(bd, 'meson-info',
+				       'intro-%s.json' % kind)) as f:
+			return json.load(f)
+	except (OSError, ValueError):
+		pass
+	r = subprocess.run(['meson', 'introspect', '--' + kind, bd],
 			   stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
 			   text=True)
 	try:
-		return {o['name']: o['value'] for o in json.loads(r.stdout)}
+		return json.loads(r.stdout)
 	except ValueError:
-		return {}
+		return None
+
+
+def build_options(bd):
+	return {o['name']: o['value'] for o in introspect(bd, 'buildoptions')
+		or []}
+
+
+# What the last successful configure of a build dir was given (configure()).
+CONFIGURED = 'kshim-configured.json'
+
+
+def configure_stamp(cmd_opts, patches, env):
+	"""What a configure depends on beyond the build dir's options: the
+	patches' bytes (a patch file edited in place keeps its name) and
+	scripts/build/tree.py, which meson runs at configure time only."""
+	def digest(path):
+		try:
+			with open(path, 'rb') as f:
+				return hashlib.sha256(f.read()).hexdigest()
+		except OSError:
+			return None
+	return dict(opts=cmd_opts, env=env or {},
+		    patches=[digest(p) for p in patches],
+		    tree_py=digest(os.path.join(REPO, 'scripts', 'build',
+						'tree.py')))
+
+
+def read_json(path):
+	try:
+		with open(path) as f:
+			return json.load(f)
+	except (OSError, ValueError):
+		return None
 
 
 def share_extracted_tree(frm, to):
@@ -90,23 +135,31 @@ def share_extracted_tree(frm, to):
 
 def configure(side, bd, a, patches, progress, extra=(), env=None,
 	      options=None):
-	"""meson setup BD; a reconfigure when an option differs (always on
-	the patched side: the patches' text may have changed, not their
-	names). EXTRA: more -D options (a sanitizer build's, which never
-	change for a build dir); OPTIONS: {name: value} options compared with
-	the build dir's (coverage's); ENV: added to the environment (CC)."""
+	"""meson setup BD; a reconfigure when an option differs, or on the
+	patched side when the patches' bytes differ from the last configure's
+	(their names may stay) or the tree is the user's. EXTRA: more -D options (a sanitizer build's,
+	which never change for a build dir); OPTIONS: {name: value} options
+	compared with the build dir's (coverage's); ENV: added to the
+	environment (CC)."""
 	want = dict(kernel_src=a.kernel_src or '',
 		    kernel_tarball=a.kernel_tarball or DEFAULT_TARBALL)
 	opts = ['-D%s=%s' % kv for kv in sorted(want.items())] + \
 		['-Dkernel_patches=' + ','.join(patches)] + list(extra) + \
 		['-D%s=%s' % (k, str(v).lower())
 		 for k, v in sorted((options or {}).items())]
+	stamp_path = os.path.join(bd, CONFIGURED)
+	stamp = configure_stamp(opts, patches, env)
 	if is_configured(bd):
 		cur = build_options(bd)
 		same = all(cur.get(k, '') == v for k, v in want.items()) and \
 			list(cur.get('kernel_patches') or []) == patches and \
 			all(cur.get(k) == v for k, v in (options or {}).items())
-		if same and not patches:
+		# The patched tree is a copy made at configure time: of the
+		# extracted tarball, which only a changed option changes, or
+		# of the user's --kernel-src tree, which the user may have
+		# edited since (the base side reads it in place).
+		if same and (not patches or (not a.kernel_src and
+					     read_json(stamp_path) == stamp)):
 			return
 		moved = ['-D%s=%s' % (k, str(v).lower())
 			 for k, v in sorted((options or {}).items())
@@ -124,9 +177,13 @@ def configure(side, bd, a, patches, progress, extra=(), env=None,
 	else:
 		cmd = ['meson', 'setup', bd] + opts
 	progress('%s: configuring' % side, os.path.relpath(bd, REPO))
+	if os.path.exists(stamp_path):
+		os.unlink(stamp_path)
 	rc, out = stream(cmd, lambda l: None,
 			 env=dict(os.environ, **env) if env else None)
 	if rc == 0:
+		with open(stamp_path, 'w') as f:
+			json.dump(stamp, f)
 		return
 	for line in out.splitlines():
 		m = re.search(r'\bkshim: (.*)$', line)
@@ -176,13 +233,7 @@ def build(side, bd, progress, targets=None, env=None):
 
 
 def intro_tests(bd):
-	r = subprocess.run(['meson', 'introspect', '--tests', bd],
-			   stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-			   text=True)
-	try:
-		return json.loads(r.stdout or '[]')
-	except ValueError:
-		return []
+	return introspect(bd, 'tests') or []
 
 
 def test_targets(bd, names):
@@ -191,12 +242,10 @@ def test_targets(bd, names):
 	the manifest. None
 	when a test runs something meson does not know it needs (a script
 	with no depends may run any binary): then build everything."""
-	r = subprocess.run(['meson', 'introspect', '--targets', bd],
-			   stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-			   text=True)
 	try:
-		files = {t['id']: t['filename'] for t in json.loads(r.stdout)}
-	except (ValueError, KeyError):
+		files = {t['id']: t['filename']
+			 for t in introspect(bd, 'targets')}
+	except (TypeError, KeyError):
 		return None
 	root = os.path.realpath(bd) + os.sep
 	out = set()

@@ -134,6 +134,19 @@ def plan(base_bd, pat_bd):
 				same[base_path] = False
 		return same[base_path]
 
+	def patched_dep(d):
+		"""Base dep D (as ninja stored it) as the patched build's, or
+		None when the file differs between the two."""
+		bpath = os.path.normpath(os.path.join(base_bd, d))
+		ppath = to_patched(bpath)
+		if ppath != bpath and not identical(bpath, ppath):
+			return None
+		return ppath if os.path.isabs(d) else \
+			os.path.relpath(ppath, pat_bd)
+
+	# Objects share most of their deps (the kernel headers): each is
+	# looked at once, not once per object (1.3 s of 1.6 s before).
+	dep_in_patched = {}
 	base_cmds, pat_cmds = commands(base_bd), commands(pat_bd)
 	deps = ninja_deps(base_bd)
 	depdir = os.path.join(pat_bd, DEPDIR)
@@ -149,12 +162,11 @@ def plan(base_bd, pat_bd):
 			continue
 		mine = []
 		for d in deps[bout]:
-			bpath = os.path.normpath(os.path.join(base_bd, d))
-			ppath = to_patched(bpath)
-			if ppath != bpath and not identical(bpath, ppath):
+			if d not in dep_in_patched:
+				dep_in_patched[d] = patched_dep(d)
+			if dep_in_patched[d] is None:
 				break
-			mine.append(ppath if os.path.isabs(d) else
-				    os.path.relpath(ppath, pat_bd))
+			mine.append(dep_in_patched[d])
 		else:
 			d = os.path.join(depdir, mangle(out) + '.d')
 			with open(d, 'w') as f:
