@@ -80,22 +80,29 @@ def build_options(bd):
 
 # What the last successful configure of a build dir was given (configure()).
 CONFIGURED = 'kshim-configured.json'
+# The overlay headers scripts/build/tree.py links at configure time.
+OVERLAY = os.path.join(REPO, 'kernel-shim', 'overlay')
 
 
 def configure_stamp(cmd_opts, patches, env):
-	"""What a configure depends on beyond the build dir's options: the
-	patches' bytes (a patch file edited in place keeps its name) and
-	scripts/build/tree.py, which meson runs at configure time only."""
+	"""What a configure depends on beyond the build dir's options, which
+	ninja's own regeneration of build.ninja (on a changed meson.build)
+	does not see: the patches' bytes (a patch file edited in place keeps
+	its name), and what meson runs scripts/build/tree.py for at
+	configure time only, the tree.py it runs and the overlay's files."""
 	def digest(path):
 		try:
 			with open(path, 'rb') as f:
 				return hashlib.sha256(f.read()).hexdigest()
 		except OSError:
 			return None
+	overlay = sorted(os.path.relpath(os.path.join(d, f), OVERLAY)
+			 for d, _, fs in os.walk(OVERLAY) for f in fs)
 	return dict(opts=cmd_opts, env=env or {},
 		    patches=[digest(p) for p in patches],
 		    tree_py=digest(os.path.join(REPO, 'scripts', 'build',
-						'tree.py')))
+						'tree.py')),
+		    overlay=overlay)
 
 
 def read_json(path):
@@ -135,12 +142,12 @@ def share_extracted_tree(frm, to):
 
 def configure(side, bd, a, patches, progress, extra=(), env=None,
 	      options=None):
-	"""meson setup BD; a reconfigure when an option differs, or on the
-	patched side when the patches' bytes differ from the last configure's
-	(their names may stay) or the tree is the user's. EXTRA: more -D options (a sanitizer build's,
-	which never change for a build dir); OPTIONS: {name: value} options
-	compared with the build dir's (coverage's); ENV: added to the
-	environment (CC)."""
+	"""meson setup BD, or a reconfigure when an option or what
+	configure_stamp() records differs from the last successful
+	configure's, and always on the patched side with --kernel-src.
+	EXTRA: more -D options (a sanitizer build's, which never change for
+	a build dir); OPTIONS: {name: value} options compared with the build
+	dir's (coverage's); ENV: added to the environment (CC)."""
 	want = dict(kernel_src=a.kernel_src or '',
 		    kernel_tarball=a.kernel_tarball or DEFAULT_TARBALL)
 	opts = ['-D%s=%s' % kv for kv in sorted(want.items())] + \
@@ -158,8 +165,9 @@ def configure(side, bd, a, patches, progress, extra=(), env=None,
 		# extracted tarball, which only a changed option changes, or
 		# of the user's --kernel-src tree, which the user may have
 		# edited since (the base side reads it in place).
-		if same and (not patches or (not a.kernel_src and
-					     read_json(stamp_path) == stamp)):
+		copies_users_tree = bool(patches and a.kernel_src)
+		if same and not copies_users_tree and \
+		   read_json(stamp_path) == stamp:
 			return
 		moved = ['-D%s=%s' % (k, str(v).lower())
 			 for k, v in sorted((options or {}).items())

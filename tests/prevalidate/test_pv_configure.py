@@ -3,8 +3,9 @@
 """kshim prevalidate's configure step (scripts/prevalidate/build.py), on a
 made-up build dir with meson replaced by a recorder: the patched side is
 configured again when a patch's bytes, an option or the compiler change,
-and not when the same patch comes again, unless the tree is the
-user's (--kernel-src), which they may have edited; a failed configure leaves no
+or the overlay headers change, and not when the same patch comes again,
+unless the tree is the user's (--kernel-src), which they may have
+edited; the base side likewise; a failed configure leaves no
 record that would skip the next one; the introspection files are read
 as meson wrote them."""
 
@@ -59,12 +60,34 @@ class Configure(unittest.TestCase):
 		self.calls.append(cmd)
 		return self.rc, ''
 
-	def configure(self, cc='cc'):
+	def configure(self, cc='cc', patches=None):
 		n = len(self.calls)
-		build.configure('patched', self.bd, self.a, [self.patch],
+		build.configure('patched', self.bd, self.a,
+				[self.patch] if patches is None else patches,
 				lambda *x: None, options={'b_coverage': True},
 				env={'CC': cc})
 		return self.calls[n:]
+
+	def test_base_side_is_configured_once(self):
+		# No patches (the base): configured once for the record,
+		# then not again while nothing changed.
+		self.options(build.DEFAULT_TARBALL, [])
+		self.assertEqual(len(self.configure(patches=[])), 1)
+		self.assertEqual(self.configure(patches=[]), [])
+
+	def test_new_overlay_header_configures_again(self):
+		# tree.py links the overlay at configure time only.
+		overlay = os.path.join(self.tmp.name, 'overlay')
+		os.makedirs(os.path.join(overlay, 'mm'))
+		saved, build.OVERLAY = build.OVERLAY, overlay
+		try:
+			self.configure()
+			open(os.path.join(overlay, 'mm', 'internal.h'),
+			     'w').close()
+			self.assertEqual(len(self.configure()), 1)
+			self.assertEqual(self.configure(), [])
+		finally:
+			build.OVERLAY = saved
 
 	def test_same_patch_is_not_configured_again(self):
 		self.assertEqual(len(self.configure()), 1)
