@@ -84,7 +84,7 @@ CONFIGURED = 'kshim-configured.json'
 OVERLAY = os.path.join(REPO, 'kernel-shim', 'overlay')
 
 
-def configure_stamp(cmd_opts, patches, env):
+def configure_stamp(cmd_opts, patches):
 	"""What a configure depends on beyond the build dir's options, which
 	ninja's own regeneration of build.ninja (on a changed meson.build)
 	does not see: the patches' bytes (a patch file edited in place keeps
@@ -98,8 +98,7 @@ def configure_stamp(cmd_opts, patches, env):
 			return None
 	overlay = sorted(os.path.relpath(os.path.join(d, f), OVERLAY)
 			 for d, _, fs in os.walk(OVERLAY) for f in fs)
-	return dict(opts=cmd_opts, env=env or {},
-		    patches=[digest(p) for p in patches],
+	return dict(opts=cmd_opts, patches=[digest(p) for p in patches],
 		    tree_py=digest(os.path.join(REPO, 'scripts', 'build',
 						'tree.py')),
 		    overlay=overlay)
@@ -147,7 +146,8 @@ def configure(side, bd, a, patches, progress, extra=(), env=None,
 	configure's, and always on the patched side with --kernel-src.
 	EXTRA: more -D options (a sanitizer build's, which never change for
 	a build dir); OPTIONS: {name: value} options compared with the build
-	dir's (coverage's); ENV: added to the environment (CC)."""
+	dir's (coverage's); ENV: added to the environment (CC: meson takes
+	the compiler at the first setup only, so it is not compared)."""
 	want = dict(kernel_src=a.kernel_src or '',
 		    kernel_tarball=a.kernel_tarball or DEFAULT_TARBALL)
 	opts = ['-D%s=%s' % kv for kv in sorted(want.items())] + \
@@ -155,7 +155,7 @@ def configure(side, bd, a, patches, progress, extra=(), env=None,
 		['-D%s=%s' % (k, str(v).lower())
 		 for k, v in sorted((options or {}).items())]
 	stamp_path = os.path.join(bd, CONFIGURED)
-	stamp = configure_stamp(opts, patches, env)
+	stamp = configure_stamp(opts, patches)
 	if is_configured(bd):
 		cur = build_options(bd)
 		same = all(cur.get(k, '') == v for k, v in want.items()) and \

@@ -263,8 +263,9 @@ def lines(res, md):
 	same = res.get('same_program')
 	if same:
 		out.append('%snot run on the patched side: %d test(s) whose '
-			   'programs the patch left byte for byte the base\'s; '
-			   'their base results stand for both sides: %s' % (
+			   'programs the patch left byte for byte the base\'s '
+			   '(kshim\'s own tool tests among them); their base '
+			   'results stand for both sides: %s' % (
 				   '- ' if md else '', len(same), some(same)))
 	if res.get('device'):
 		out.append('%severy device: KSHIM_DEVICE=%s (--device), on '

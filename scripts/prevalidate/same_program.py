@@ -15,9 +15,12 @@ A test is taken only when everything it runs is known: a binary of the
 build dir, or one of WRAPPERS, which run only the binaries their arguments
 name (and files of this repository, the same on both sides). A python test
 script may read anything of the build dir or the kernel tree, so it runs on
-both sides. So do the scenario tests: the figures they write are files of
-the build dir that no test is named in, so a scenario's base figures could
-not be told apart from another's.
+both sides, unless tests/meson.build puts it in the NO_BUILD_SUITE: a test
+of kshim's own tools that reads only this repository's files, the same
+program on both sides whatever the patch. The scenario tests always run on
+both sides: the figures they write are files of the build dir that no test
+is named in, so a scenario's base figures could not be told apart from
+another's.
 """
 
 import filecmp
@@ -28,6 +31,8 @@ WRAPPERS = ('scripts.testing.expect_failure', 'scripts.testing.fuzz_finding',
 	    'scripts.testing.determinism')
 # Their figures are not attributed to a test (see above).
 ALWAYS_RUN_SUITE = 'scenario'
+# Declared in tests/meson.build: runs nothing built, reads no build dir.
+NO_BUILD_SUITE = 'nobuild'
 
 
 def inside(path, d):
@@ -50,8 +55,12 @@ def arg_files(t, bd):
 	return [os.path.realpath(p) for p in paths if os.path.isfile(p)]
 
 
+def in_suite(t, suite):
+	return any(s.split(':')[-1] == suite for s in t['suite'])
+
+
 def is_scenario(t):
-	return any(s.split(':')[-1] == ALWAYS_RUN_SUITE for s in t['suite'])
+	return in_suite(t, ALWAYS_RUN_SUITE)
 
 
 def built_files(t, bd):
@@ -71,7 +80,7 @@ def built_files(t, bd):
 def tests(base_bd, pat_bd, intro, names):
 	"""The tests of NAMES whose files in the patched build dir PAT_BD
 	(INTRO: its meson introspect --tests) are byte for byte the files at
-	the same place in BASE_BD."""
+	the same place in BASE_BD, and those that read no build dir."""
 	base_bd, pat_bd = os.path.realpath(base_bd), os.path.realpath(pat_bd)
 	same = {}
 
@@ -84,7 +93,11 @@ def tests(base_bd, pat_bd, intro, names):
 	by_name = {t['name']: t for t in intro}
 	out = []
 	for n in names:
-		files = built_files(by_name[n], pat_bd) if n in by_name else None
+		t = by_name.get(n)
+		if t and in_suite(t, NO_BUILD_SUITE) and not is_scenario(t):
+			out.append(n)
+			continue
+		files = built_files(t, pat_bd) if t else None
 		if files and all(unchanged(f) for f in files):
 			out.append(n)
 	return out

@@ -81,6 +81,16 @@ class TestSameProgram(Dirs):
 					  intro, [t['name'] for t in intro])
 		self.assertEqual(same, ['lib', 'finding_lib'])
 
+	def test_a_declared_tool_test_is_left_out(self):
+		# tests/meson.build's tool_suites: reads only the repository.
+		tool = test('pv_compare', [PY, os.path.join(HERE, 'x.py')],
+			    'nobuild')
+		tool['suite'].append('kshim:unit')
+		self.assertEqual(same_program.tests(
+			self.bd['base'], self.bd['patched'],
+			self.intro() + [tool], ['script', 'pv_compare']),
+			['pv_compare'])
+
 	def test_a_binary_missing_on_base_runs(self):
 		write(os.path.join(self.bd['patched'], 'tests/lib'), ELF)
 		self.assertEqual(same_program.tests(

@@ -1,13 +1,13 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
 """kshim prevalidate's configure step (scripts/prevalidate/build.py), on a
-made-up build dir with meson replaced by a recorder: the patched side is
-configured again when a patch's bytes, an option or the compiler change,
-or the overlay headers change, and not when the same patch comes again,
-unless the tree is the user's (--kernel-src), which they may have
-edited; the base side likewise; a failed configure leaves no
-record that would skip the next one; the introspection files are read
-as meson wrote them."""
+made-up build dir with meson replaced by a recorder: a build dir is
+configured again when a patch's bytes, an option or the overlay headers
+change (not the compiler, which meson takes at the first setup only),
+and not when the same patch comes again, unless the tree is the user's
+(--kernel-src), which they may have edited; a failed configure leaves
+no record that would skip the next one; the introspection files are
+read as meson wrote them."""
 
 import argparse
 import json
@@ -65,7 +65,7 @@ class Configure(unittest.TestCase):
 		build.configure('patched', self.bd, self.a,
 				[self.patch] if patches is None else patches,
 				lambda *x: None, options={'b_coverage': True},
-				env={'CC': cc})
+				env={'CC': cc} if cc else None)
 		return self.calls[n:]
 
 	def test_base_side_is_configured_once(self):
@@ -109,9 +109,11 @@ class Configure(unittest.TestCase):
 		self.assertEqual(len(self.configure()), 1)
 		self.assertEqual(len(self.configure()), 1)
 
-	def test_changed_compiler_configures_again(self):
+	def test_compiler_is_not_compared(self):
+		# meson takes CC at the first setup only; the sanitizer
+		# builds pass it then and not after.
 		self.configure()
-		self.assertEqual(len(self.configure(cc='gcc-12')), 1)
+		self.assertEqual(self.configure(cc=None), [])
 
 	def test_changed_option_configures_again(self):
 		self.configure()
