@@ -203,6 +203,8 @@ static void kshim_blk_end(struct kshim_bdev *kb, struct bio *bio,
 	int left;
 
 	kshim_blk_account(kb, bio, status, lat);
+	if (status != BLK_STS_OK)
+		kshim_blk_note_failed_write(bio);
 	local_irq_disable();
 	__preempt_count_add(HARDIRQ_OFFSET);
 	bio->bi_status = status;

@@ -66,6 +66,7 @@ u64 kshim_blk_service_ns(struct kshim_bdev *kb, struct bio *bio,
 u64 kshim_blk_inject_faults(struct kshim_bdev *kb, struct bio *bio,
 			    blk_status_t *status);
 void kshim_blk_clear_faults(struct kshim_bdev *kb);
+void kshim_blk_note_failed_write(struct bio *bio);
 /* kshim_blk_profile.c: KSHIM_DEVICE */
 void kshim_blk_device_override(struct kshim_bdev_config *cfg);
 /* kshim_blk_stats.c */

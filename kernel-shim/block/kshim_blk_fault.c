@@ -138,3 +138,76 @@ void kshim_bdev_clear_faults(struct kshim_bdev *kb)
 {
 	kshim_blk_clear_faults(kb);
 }
+
+/*
+ * The inodes whose file data was in a write that failed (an injected
+ * error, a removed device). The kernel records such an error in the
+ * inode's mapping (mapping_set_error()), where the next fsync() finds it,
+ * and leaves the page cache clean: once the pages, or the whole inode,
+ * are evicted, a read returns what the disk holds and no call returns
+ * the error. A test's model of file contents asks here which files'
+ * data the kernel may have lost without telling it.
+ * Inode numbers, not inodes: an evicted inode's number stays.
+ */
+#define LOST_WRITE_INODES	1024
+
+static unsigned long lost_write_ino[LOST_WRITE_INODES];
+static unsigned int nr_lost_write_ino;
+static bool lost_write_overflow;
+/* kshim_raw_lock: never a switch point, so that keeping the record does
+ * not change a deterministic run's schedule. */
+static u32 lost_write_lock;
+
+static void note_lost_write_ino(unsigned long ino)
+{
+	unsigned int i;
+
+	for (i = 0; i < nr_lost_write_ino; i++)
+		if (lost_write_ino[i] == ino)
+			return;
+	if (nr_lost_write_ino == LOST_WRITE_INODES)
+		lost_write_overflow = true;
+	else
+		lost_write_ino[nr_lost_write_ino++] = ino;
+}
+
+/* A write BIO ended with an error: its page-cache pages' inodes. */
+void kshim_blk_note_failed_write(struct bio *bio)
+{
+	struct bvec_iter iter;
+	struct bio_vec bv;
+
+	if (!op_is_write(bio_op(bio)))
+		return;
+	kshim_raw_lock(&lost_write_lock);
+	bio_for_each_segment(bv, bio, iter) {
+		struct folio *folio = page_folio(bv.bv_page);
+		struct address_space *mapping = folio->mapping;
+
+		/* Page cache only: a buffer's pages have no mapping. */
+		if (mapping && !folio_test_anon(folio) && mapping->host)
+			note_lost_write_ino(mapping->host->i_ino);
+	}
+	kshim_raw_unlock(&lost_write_lock);
+}
+
+bool kshim_bdev_write_lost(unsigned long ino)
+{
+	unsigned int i;
+	bool lost;
+
+	kshim_raw_lock(&lost_write_lock);
+	lost = lost_write_overflow;
+	for (i = 0; i < nr_lost_write_ino && !lost; i++)
+		lost = lost_write_ino[i] == ino;
+	kshim_raw_unlock(&lost_write_lock);
+	return lost;
+}
+
+void kshim_bdev_forget_lost_writes(void)
+{
+	kshim_raw_lock(&lost_write_lock);
+	nr_lost_write_ino = 0;
+	lost_write_overflow = false;
+	kshim_raw_unlock(&lost_write_lock);
+}

@@ -127,6 +127,9 @@ def prepare(side, bd, kind, a, patches, phases, progress):
 	if not build.is_configured(bd):
 		env = sanitizers.setup_env(kind)  # OSError: cannot build it
 	t = time.monotonic()
+	# The kernel dirs the normal base build extracted, as hard links
+	# (they are the same tarball's), not a tarball extraction of its own.
+	build.share_extracted_tree(os.path.join(a.workdir, 'base'), bd)
 	build.configure(side, bd, a, patches, progress,
 			extra=sanitizers.OPTIONS[kind], env=env)
 	b = build.build(side, bd, progress)

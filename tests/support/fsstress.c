@@ -13,6 +13,7 @@
 #include <linux/slab.h>
 #include <linux/mm.h>
 #include <linux/timekeeping.h>
+#include <kshim/bdev.h>
 #include <kshim/runtime.h>
 #include <kshim/host.h>
 #include <kshim/sched.h>
@@ -236,6 +237,8 @@ struct fsstress *fsstress_new(const struct fsstress_config *cfg)
 	if (cfg->crash_after && (!cfg->history || !cfg->crash))
 		kshim_fatal("fsstress: a crash point needs cfg.history and cfg.crash");
 	fs->cfg = *cfg;
+	/* The writes an earlier run of the process lost are not this one's. */
+	kshim_bdev_forget_lost_writes();
 	memcpy(fs->weights, cfg->weights, sizeof(fs->weights));
 	for (op = 0; op < FSS_NR_OPS; op++)
 		fs->total_weight += fs->weights[op];

@@ -19,6 +19,7 @@
 #include <linux/string.h>
 #include <linux/slab.h>
 #include <linux/mm.h>
+#include <kshim/bdev.h>
 #include <kshim/runtime.h>
 #include <kshim/vfs.h>
 #include "fsstress_internal.h"
@@ -329,6 +330,27 @@ static u8 *io_buf(u32 len, void **mem)
 }
 
 /*
+ * With cfg.io_errors: whether a write of INO's data (I_INO, the kernel's
+ * inode number) failed on the device, whether or not an operation got
+ * the error. A failed writeback leaves the page cache clean; once the
+ * pages or the inode are evicted, a read returns the disk's bytes and no
+ * call returns the error (kshim/bdev.h). Then nothing more is known of
+ * the file, as after an EIO an operation got.
+ */
+void fss_note_lost_writes(struct task_model *t, int ino, unsigned long i_ino)
+{
+	struct m_durable *r;
+
+	if (!t->fs->cfg.io_errors || t->in[ino].data_lost ||
+	    !kshim_bdev_write_lost(i_ino))
+		return;
+	t->in[ino].data_lost = true;
+	r = durable_of(t, ino);
+	if (r)
+		r->unknown = true;
+}
+
+/*
  * fss_expect() for an operation on file INO, which with cfg.io_errors
  * may also return -EIO: then nothing more is known of the file.
  */
@@ -458,6 +480,7 @@ static void op_read(struct task_model *t, enum fsstress_op op, int e)
 		return;
 	buf = io_buf(len, &mem);
 	n = kshim_vfs_pread(f, buf, len, off, 0);
+	fss_note_lost_writes(t, t->en[e].ino, file_inode(f)->i_ino);
 	if (data_expect(t, op, t->en[e].ino, n, want, name) && n > 0 &&
 	    !fss_results_unknown(t->fs) && !t->in[t->en[e].ino].data_lost)
 		compare(t, d, buf, off, n, fsstress_op_names[op], name);
@@ -855,6 +878,17 @@ void fss_check_durable(struct task_model *t)
 		if (t->in[ino].type != M_REG || test_and_set_bit(ino, seen))
 			continue;
 		r = durable_of(t, ino);
+		/* Only with cfg.io_errors: the lookup takes locks, which
+		 * would change every other run's schedule. */
+		if (r && !r->unknown && t->fs->cfg.io_errors) {
+			struct dentry *d = fss_entry_dentry(t, e);
+
+			if (!IS_ERR(d)) {
+				fss_note_lost_writes(t, ino,
+						     d_inode(d)->i_ino);
+				kshim_vfs_put(d);
+			}
+		}
 		if (!r || r->unknown)
 			continue;
 		check_durable_file(t, e, r);

@@ -185,6 +185,7 @@ void fss_data_op(struct task_model *t, enum fsstress_op op);
 void fss_data_created(struct task_model *t, int ino);
 void fss_data_synced(struct task_model *t);
 void fss_check_data(struct task_model *t, int e);
+void fss_note_lost_writes(struct task_model *t, int ino, unsigned long i_ino);
 void fss_check_durable(struct task_model *t);
 
 #endif

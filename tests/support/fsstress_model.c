@@ -303,6 +303,8 @@ void fss_check_attrs(struct task_model *t, struct dentry *d, int ino,
 			     from_kuid(&init_user_ns, st.uid),
 			     from_kgid(&init_user_ns, st.gid), mi->uid, mi->gid);
 	}
+	if (mi->type == M_REG)
+		fss_note_lost_writes(t, ino, st.ino);
 	if (mi->type == M_REG && !t->recovering && !mi->data_lost &&
 	    st.size != mi->data.size)
 		fss_fail(t, "%s: size %lld, the model says %u", name, st.size,

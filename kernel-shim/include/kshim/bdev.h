@@ -106,6 +106,15 @@ struct kshim_fault {
 int kshim_bdev_add_fault(struct kshim_bdev *kb, const struct kshim_fault *f);
 unsigned long kshim_bdev_fault_hits(struct kshim_bdev *kb, int id);
 void kshim_bdev_clear_faults(struct kshim_bdev *kb);
+/*
+ * Whether file data of inode number INO was in a write that failed, on
+ * any kshim device since the last kshim_bdev_forget_lost_writes(): the
+ * kernel may then have lost it and, once the inode was evicted, say so
+ * to no one (kshim_blk_fault.c). True for every INO when more inodes
+ * than kshim keeps lost writes.
+ */
+bool kshim_bdev_write_lost(unsigned long ino);
+void kshim_bdev_forget_lost_writes(void);
 
 enum kshim_bdev_op { KSHIM_OP_READ, KSHIM_OP_WRITE, KSHIM_OP_FLUSH,
 		     KSHIM_OP_DISCARD, KSHIM_NR_OPS };
