@@ -63,7 +63,9 @@ struct fsstress_config {
 	 * filesystem stays up: a data operation's -EIO is then accepted and
 	 * its file's contents and size are not checked from then on (a
 	 * failed writeback is not retried: the page cache and the disk
-	 * differ); and a sync, whose return does not report writeback
+	 * differ), nor are a file's whose data was in a write the device
+	 * failed with no operation getting the error (a background
+	 * writeback, kshim_bdev_write_lost()); and a sync, whose return does not report writeback
 	 * errors (sync(2) returns nothing), promises no file's data.
 	 */
 	bool io_errors;

@@ -811,8 +811,9 @@ void fss_check_data(struct task_model *t, int e)
 	close_file(t, f, t->en[e].name);
 }
 
-/* After a crash, entry E's file (record R) against data_durability.h. */
-static void check_durable_file(struct task_model *t, int e,
+/* After a crash, entry E's file (record R) against data_durability.h;
+ * false when it turned out unknown (fss_note_lost_writes()). */
+static bool check_durable_file(struct task_model *t, int e,
 			       const struct m_durable *r)
 {
 	struct file *f = open_entry(t, e, O_RDONLY | O_NOATIME);
@@ -824,7 +825,13 @@ static void check_durable_file(struct task_model *t, int e,
 	u32 i;
 
 	if (!f)
-		return;
+		return true;
+	/* A write of it failed unseen: nothing was promised. */
+	fss_note_lost_writes(t, t->en[e].ino, file_inode(f)->i_ino);
+	if (r->unknown) {
+		close_file(t, f, name);
+		return false;
+	}
 	t->st.checks++;
 	if (kshim_vfs_getattr(f->f_path.dentry, &st)) {
 		fss_fail(t, "getattr %s after the crash", name);
@@ -853,6 +860,7 @@ static void check_durable_file(struct task_model *t, int e,
 	kfree(mem);
 out:
 	close_file(t, f, name);
+	return true;
 }
 
 /*
@@ -878,20 +886,8 @@ void fss_check_durable(struct task_model *t)
 		if (t->in[ino].type != M_REG || test_and_set_bit(ino, seen))
 			continue;
 		r = durable_of(t, ino);
-		/* Only with cfg.io_errors: the lookup takes locks, which
-		 * would change every other run's schedule. */
-		if (r && !r->unknown && t->fs->cfg.io_errors) {
-			struct dentry *d = fss_entry_dentry(t, e);
-
-			if (!IS_ERR(d)) {
-				fss_note_lost_writes(t, ino,
-						     d_inode(d)->i_ino);
-				kshim_vfs_put(d);
-			}
-		}
-		if (!r || r->unknown)
+		if (!r || r->unknown || !check_durable_file(t, e, r))
 			continue;
-		check_durable_file(t, e, r);
 		files++;
 		changed += r->nchange > 0;
 		synced += r->dur.size > 0;
