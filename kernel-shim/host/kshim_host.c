@@ -305,7 +305,7 @@ int kshim_host_thread_backtrace(unsigned long thread, void **buf, int n)
  * valgrind, /proc/PID/exe seen from another process is valgrind's tool,
  * while valgrind answers the client's own readlink() with the client.
  */
-static const char *exe_path(void)
+const char *kshim_host_exe_path(void)
 {
 	static char path[4096];
 	ssize_t n;
@@ -330,7 +330,7 @@ static bool in_executable(void *addr, Dl_info *info)
 {
 	static Dl_info self;
 
-	if (!self.dli_fbase && !dladdr((void *)exe_path, &self))
+	if (!self.dli_fbase && !dladdr((void *)kshim_host_exe_path, &self))
 		return false;
 	return dladdr(addr, info) && info->dli_fbase == self.dli_fbase;
 }
@@ -347,7 +347,7 @@ static FILE *addr2line(const char *opts, void *const *buf, int n)
 	int i;
 
 	len = snprintf(cmd, sizeof(cmd), "addr2line %s -e '%s'", opts,
-		       exe_path());
+		       kshim_host_exe_path());
 	for (i = 0; i < n && len < sizeof(cmd) - 32; i++) {
 		Dl_info info = { 0 };
 

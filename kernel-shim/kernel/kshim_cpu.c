@@ -22,6 +22,7 @@
 #include <kshim/lock.h>
 #include <kshim/sched.h>
 #include <kshim/runtime.h>
+#include "kshim_internal.h"
 
 #ifndef KSHIM_DEFAULT_NCPUS
 #define KSHIM_DEFAULT_NCPUS 4
@@ -208,6 +209,7 @@ void free_percpu(void __percpu *ptr)
 {
 	unsigned long start = (char __force *)ptr - __kshim_percpu_start;
 	struct pcpu_area **pp, *a;
+	unsigned int cpu;
 
 	if (!ptr)
 		return;
@@ -225,6 +227,8 @@ void free_percpu(void __percpu *ptr)
 	mutex_unlock(&pcpu_lock);
 	if (!a)
 		kshim_fatal("free_percpu(%p): not a per-CPU allocation", ptr);
+	for (cpu = 0; cpu < nr_cpu_ids; cpu++)
+		kshim_timer_check_free(per_cpu_ptr(ptr, cpu), a->end - a->start);
 	if (!a->benign_race)
 		kshim_host_free(a);
 	atomic_long_dec(&pcpu_outstanding);

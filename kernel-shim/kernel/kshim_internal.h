@@ -83,6 +83,8 @@ void kshim_time_init(void);
 void kshim_time_exit(void);
 /* The deterministic backend advanced virtual time: catch jiffies up. */
 void kshim_time_update_jiffies(void);
+/* Memory being freed holds no pending timer (kshim_time.c). */
+void kshim_timer_check_free(const void *addr, size_t size);
 long kshim_percpu_outstanding(void);
 void kshim_cpuhp_run_dead_callbacks(void);
 void kshim_percpu_mark_boot_done(void);

@@ -4,7 +4,7 @@
  *
  * printk output, and the kernel's snprintf family, are formatted by the
  * C library's snprintf one conversion at a time, with the kernel's %pV,
- * %pg and %pU expanded by kshim (the other %p extensions such as %pS are
+ * %pg, %pU and %pS/%ps expanded by kshim (the other %p extensions are
  * not understood: see docs/FAKES.md). printk output is kept in a capture
  * buffer tests can search, and echoed to stderr when KSHIM_VERBOSE is set
  * or when the message is KERN_WARNING or worse.
@@ -112,8 +112,9 @@ static int last_level = LOGLEVEL_DEFAULT;
  * xfs_message.c and other printk wrappers pass their arguments on) is
  * not known to the C library. kshim_vformat() formats one conversion at a
  * time with the C library and expands %pV itself, recursively, %pg (a
- * block device's name) and %pU (a UUID). Other %p extensions (%pS...)
- * print as a plain %p followed by their letters.
+ * block device's name), %pU (a UUID) and %pS/%ps (a code address's
+ * function). Other %p extensions print as a plain %p followed by their
+ * letters.
  */
 static int format_one(char *buf, size_t size, const char *spec, size_t len,
 		      va_list *ap);
@@ -154,6 +155,20 @@ static int format_uuid(char *buf, size_t size, const u8 *uuid, char how)
 	}
 	*o = 0;
 	return host_snprintf(buf, size, "%s", out);
+}
+
+/*
+ * %pS, %pB and %pF: a code address as kallsyms prints it,
+ * "function+0xoff/0xsize"; %ps: the function alone. As the kernel, the
+ * bare hex address when no symbol holds it.
+ */
+static int format_symbol(char *buf, size_t size, void *addr, bool offset)
+{
+	char name[256];
+
+	if (kshim_host_symbol_name(addr, offset, name, sizeof(name)) < 0)
+		return host_snprintf(buf, size, "%#lx", (unsigned long)addr);
+	return host_snprintf(buf, size, "%s", name);
 }
 
 static int kshim_vformat(char *buf, size_t size, const char *fmt, va_list *ap)
@@ -199,6 +214,14 @@ static int kshim_vformat(char *buf, size_t size, const char *fmt, va_list *ap)
 					     bdev && bdev->bd_disk ?
 					     bdev->bd_disk->disk_name : "(null)");
 				fmt += 2;
+			} else if (*fmt == 'p' && fmt[1] &&
+				   strchr("SsBF", fmt[1])) {
+				r = format_symbol(room ? buf + n : NULL, room,
+						  va_arg(*ap, void *),
+						  fmt[1] != 's');
+				fmt += 2;
+				if (*fmt == 'R')	/* %pSR: no difference here */
+					fmt++;
 			} else if (*fmt == 'p' && fmt[1] == 'U') {
 				r = format_uuid(room ? buf + n : NULL, room,
 						va_arg(*ap, const u8 *), fmt[2]);

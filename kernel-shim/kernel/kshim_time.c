@@ -24,6 +24,7 @@
 #include <linux/spinlock.h>
 #include <linux/list.h>
 #include <linux/math64.h>
+#include <linux/workqueue.h>
 #include <asm/processor.h>
 #include "kshim_internal.h"
 #include <kshim/host.h>
@@ -37,6 +38,14 @@ static u64 clock_base;
 static DEFINE_RAW_SPINLOCK(timer_lock);
 static HLIST_HEAD(timer_list_head);		/* pending timers */
 static struct timer_list *running_timer;	/* callback in progress */
+/*
+ * Taken inside timer_lock around every change to the pending list, so
+ * that kshim_timer_check_free() can read the list from any free without
+ * timer_lock: a kernel lock is a switch point, and a free must not add
+ * one (it would change every deterministic schedule).
+ */
+static u32 timer_list_word;
+static unsigned int timers_pending;
 static u32 timer_seq;		/* bumps after each callback */
 static u32 timer_gen;		/* bumps when a timer is armed: wakes ktimer */
 static u32 tick_stop;
@@ -213,10 +222,65 @@ static int detach_timer(struct timer_list *timer)
 {
 	if (!timer_pending(timer))
 		return 0;
+	kshim_raw_lock(&timer_list_word);
 	__hlist_del(&timer->entry);
 	timer->entry.next = LIST_POISON2;
 	WRITE_ONCE(timer->entry.pprev, NULL);
+	__atomic_sub_fetch(&timers_pending, 1, __ATOMIC_RELAXED);
+	kshim_raw_unlock(&timer_list_word);
 	return 1;
+}
+
+static void link_timer(struct timer_list *timer)
+{
+	kshim_raw_lock(&timer_list_word);
+	hlist_add_head(&timer->entry, &timer_list_head);
+	__atomic_add_fetch(&timers_pending, 1, __ATOMIC_RELAXED);
+	kshim_raw_unlock(&timer_list_word);
+}
+
+/*
+ * CONFIG_DEBUG_OBJECTS_TIMERS' check at free (debug_check_no_obj_freed()):
+ * memory being freed must not hold a pending timer, which would fire into
+ * it later, or into whatever reuses it. The kernel warns "ODEBUG: free
+ * active" with the timer's function as the hint, and takes the timer off
+ * its wheel (timer_fixup_free()); kshim does the same, so that the run goes
+ * on to its report, and names a delayed_work's function too. kshim also
+ * checks free_percpu(), which the kernel's debugobjects does not: a
+ * per-CPU delayed_work is as exposed.
+ */
+void kshim_timer_check_free(const void *addr, size_t size)
+{
+	const char *start = addr, *end = start + size;
+	struct timer_list *timer, *found;
+
+	if (!__atomic_load_n(&timers_pending, __ATOMIC_RELAXED) ||
+	    size < sizeof(*timer))
+		return;
+	for (;;) {
+		found = NULL;
+		kshim_raw_lock(&timer_list_word);
+		hlist_for_each_entry(timer, &timer_list_head, entry) {
+			if ((const char *)timer >= start &&
+			    (const char *)(timer + 1) <= end) {
+				found = timer;
+				break;
+			}
+		}
+		kshim_raw_unlock(&timer_list_word);
+		if (!found)
+			return;
+		/* First, so that it cannot fire while the report prints. */
+		timer_delete(found);
+		pr_err("ODEBUG: free active (active state 0) object: %p object type: timer_list hint: %pS\n",
+		       found, found->function);
+		/* The line a finding names (kshim_test_known_warn()). */
+		if (found->function == delayed_work_timer_fn)
+			pr_err("ODEBUG: the timer is the delayed_work of %ps\n",
+			       container_of(found, struct delayed_work,
+					    timer)->work.func);
+		WARN_ON(1);
+	}
 }
 
 static int __mod_timer(struct timer_list *timer, unsigned long expires,
@@ -234,7 +298,7 @@ static int __mod_timer(struct timer_list *timer, unsigned long expires,
 	was_pending = detach_timer(timer);
 	if (!pending_only || was_pending) {
 		timer->expires = expires;
-		hlist_add_head(&timer->entry, &timer_list_head);
+		link_timer(timer);
 	}
 	raw_spin_unlock_irqrestore(&timer_lock, flags);
 	__atomic_add_fetch(&timer_gen, 1, __ATOMIC_RELEASE);

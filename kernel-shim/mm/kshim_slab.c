@@ -289,6 +289,7 @@ static void obj_free(const void *obj, enum obj_kind kind, const char *op)
 	if (h->kind != kind)
 		kshim_fatal("%s(%p): object came from %s", op, obj,
 			    kind_name[h->kind]);
+	kshim_timer_check_free(obj, h->size);
 	live_lock_acquire();
 	h->prev->next = h->next;
 	h->next->prev = h->prev;
@@ -640,6 +641,7 @@ static void pages_free(const void *addr, const char *op)
 		kshim_fatal("%s(%p): not an allocation of this allocator "
 			    "(double free, or a page from alloc_pages())",
 			    op, addr);
+	kshim_timer_check_free(addr, page_size(page));
 	set_page_private(page, 0);
 	__free_pages(page, compound_order(page));
 }

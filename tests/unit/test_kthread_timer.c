@@ -6,7 +6,8 @@
  * kthread_parkme(); a timer fires no earlier than its expiry, from
  * softirq context; timer_delete_sync() waits for a running callback;
  * timer_shutdown() keeps a timer from being armed again; msleep() and
- * schedule_timeout() sleep at least as long as asked. In the
+ * schedule_timeout() sleep at least as long as asked; memory freed with a
+ * timer armed in it is reported, as debugobjects does. In the
  * deterministic backend time is virtual, so long sleeps cost nothing.
  */
 #include <linux/kernel.h>
@@ -18,9 +19,13 @@
 #include <linux/completion.h>
 #include <linux/preempt.h>
 #include <linux/string.h>
+#include <linux/slab.h>
+#include <linux/percpu.h>
+#include <linux/workqueue.h>
 #include <kshim/ktest.h>
 #include <kshim/sched.h>
 #include <kshim/host.h>
+#include <kshim/runtime.h>
 
 static atomic_t kt_runs;
 
@@ -214,6 +219,68 @@ static void test_virtual_time_long_sleep_is_free(void)
 	KSHIM_ASSERT(kshim_host_clock_ns() - wall < 10ULL * NSEC_PER_SEC);
 }
 
+/*
+ * Freeing memory that holds an armed timer is the use after free
+ * CONFIG_DEBUG_OBJECTS_TIMERS reports ("ODEBUG: free active"): kshim
+ * warns at the free, names a delayed_work's function (%ps), and takes the
+ * timer off its list, so that it never fires into the freed memory.
+ */
+static void test_freeing_an_armed_timer_warns_and_disarms_it(void)
+{
+	struct timer_probe *p = kzalloc(sizeof(*p), GFP_KERNEL);
+	unsigned long warns = kshim_warn_count();
+
+	KSHIM_ASSERT_FATAL(p != NULL);
+	timer_setup(&p->timer, probe_fn, 0);
+	init_completion(&p->done);
+	mod_timer(&p->timer, jiffies + HZ / 5);
+	kshim_test_expect_warns(1);
+	kfree(p);
+	KSHIM_ASSERT_EQ(kshim_warn_count(), warns + 1);
+	KSHIM_ASSERT(strstr(kshim_printk_buffer(),
+			    "ODEBUG: free active (active state 0) object: "));
+	KSHIM_ASSERT(strstr(kshim_printk_buffer(),
+			    "object type: timer_list hint: probe_fn+0x0/0x"));
+	msleep(300);		/* past the timer's expiry: it does not fire */
+}
+
+static void never_runs(struct work_struct *work)
+{
+	KSHIM_ASSERT(false);
+}
+
+/* free_percpu() too, which the kernel's debugobjects does not check:
+ * how the per-CPU inodegc work was found (finding_xfs_inodegc_timer_freed). */
+static void test_freeing_percpu_with_delayed_work_armed_names_the_work(void)
+{
+	struct delayed_work __percpu *dw = alloc_percpu(struct delayed_work);
+
+	KSHIM_ASSERT_FATAL(dw != NULL);
+	INIT_DELAYED_WORK(per_cpu_ptr(dw, 0), never_runs);
+	queue_delayed_work(system_wq, per_cpu_ptr(dw, 0), HZ / 5);
+	kshim_test_expect_warns(1);
+	free_percpu(dw);
+	KSHIM_ASSERT(strstr(kshim_printk_buffer(),
+			    "hint: delayed_work_timer_fn+0x0/0x"));
+	KSHIM_ASSERT(strstr(kshim_printk_buffer(),
+			    "ODEBUG: the timer is the delayed_work of never_runs\n"));
+	msleep(300);
+}
+
+/* What was freed without a timer armed is no report. */
+static void test_freeing_a_disarmed_timer_is_quiet(void)
+{
+	struct timer_probe *p = kzalloc(sizeof(*p), GFP_KERNEL);
+	unsigned long warns = kshim_warn_count();
+
+	KSHIM_ASSERT_FATAL(p != NULL);
+	timer_setup(&p->timer, probe_fn, 0);
+	mod_timer(&p->timer, jiffies + HZ);
+	timer_delete_sync(&p->timer);
+	kfree(p);
+	KSHIM_ASSERT_EQ(kshim_warn_count(), warns);
+}
+
 static void test_jiffies_start_near_wrap(void)
 {
 	/* As the kernel: INITIAL_JIFFIES makes jiffies wrap 5 min in. */
@@ -237,6 +304,9 @@ static const struct kshim_test timer_tests[] = {
 	KSHIM_TEST(test_msleep_and_schedule_timeout_sleep_long_enough),
 	KSHIM_TEST(test_virtual_time_long_sleep_is_free),
 	KSHIM_TEST(test_jiffies_start_near_wrap),
+	KSHIM_TEST(test_freeing_an_armed_timer_warns_and_disarms_it),
+	KSHIM_TEST(test_freeing_percpu_with_delayed_work_armed_names_the_work),
+	KSHIM_TEST(test_freeing_a_disarmed_timer_is_quiet),
 	{ }
 };
 

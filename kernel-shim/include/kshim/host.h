@@ -73,6 +73,16 @@ void kshim_host_print_backtrace(void *const *buf, int n);
 char *kshim_host_symbolize(void *const *buf, int n, const char *skip,
 			   char *out, unsigned long size);
 
+/* The running executable's path (read in this process: see kshim_host.c). */
+const char *kshim_host_exe_path(void);
+/*
+ * A code address as the kernel's %pS prints it, "function+0xoff/0xsize"
+ * (with_offset), or as %ps, "function", into out; -1 if no symbol holds
+ * it (kshim_host_symbols.c).
+ */
+int kshim_host_symbol_name(const void *addr, int with_offset,
+			   char *out, unsigned long size);
+
 /* One code address as "function (file.c:line)", inlined frames joined
  * by " < ", innermost first; empty if it cannot be told. Returns out. */
 char *kshim_host_where(void *addr, char *out, unsigned long size);
