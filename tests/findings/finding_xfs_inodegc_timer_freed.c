@@ -5,10 +5,10 @@
  * is still armed; one jiffy later the timer fires into freed memory.
  *
  * Found by the generator's crash test (test_xfs_fsstress_crash,
- * test_forced_shutdown_in_the_middle): the parallel backend crashed in
- * about 1 run of 46 under load; the det backend at seed 2399 of 1..4000
- * (a SIGSEGV in __queue_work() from delayed_work_timer_fn(), wq NULL, on
- * the next mount's fresh xfs_inodegc). kshim's free check, as
+ * test_forced_shutdown_in_the_middle), in a det sweep for another failure
+ * of that test: seed 2399 of 1..4000 crashed with a SIGSEGV in
+ * __queue_work() from delayed_work_timer_fn(), wq NULL, on the next
+ * mount's fresh xfs_inodegc. kshim's free check, as
  * CONFIG_DEBUG_OBJECTS_TIMERS' (kshim_timer_check_free()), now reports it
  * where it happens:
  *	ODEBUG: free active ... object type: timer_list
