@@ -40,6 +40,11 @@
  *    structures with a delayed_work timer armed (kshim's ODEBUG report;
  *    finding_xfs_inodegc_timer_freed.c:
  *    FSSTRESS_CRASH_FINDING_INODEGC_TIMER).
+ * One is not an assertion, and fails this test where it shows (det seed
+ * 7496 of test_forced_shutdown_in_the_middle, out of the default seeds;
+ * now and then in the parallel backend): with logged xattrs a replace
+ * leaves a stale args->blkno, and the filesystem shuts down on a
+ * corruption it made itself (finding_xfs_larp_replace_stale_blkno.c).
  */
 static void known_findings(void)
 {
@@ -318,10 +323,14 @@ static void test_crash_in_data_operations(void)
 	crash_in_the_middle(KSHIM_CRASH_DROP_ALL, 512, data_mix);
 }
 
-/* The inodegc timer finding's binary runs the one test that found it:
- * the tests before it would move its seed. */
+/* The inodegc timer and larp blkno findings' binaries run the one test
+ * that found them: the tests before it would move their seeds. */
+#if defined(FSSTRESS_CRASH_FINDING_INODEGC_TIMER) || \
+    defined(FSSTRESS_CRASH_FINDING_LARP_BLKNO)
+#define FSSTRESS_CRASH_FORCED_ONLY 1
+#endif
 static const struct kshim_test tests[] = {
-#ifndef FSSTRESS_CRASH_FINDING_INODEGC_TIMER
+#ifndef FSSTRESS_CRASH_FORCED_ONLY
 #if !defined(FSSTRESS_CRASH_FINDING) && !defined(FSSTRESS_CRASH_FINDING_IFREE)
 	KSHIM_TEST(test_crash_in_data_operations),
 #endif
@@ -331,7 +340,7 @@ static const struct kshim_test tests[] = {
 	KSHIM_TEST(test_crash_tearing_writes_on_512_byte_sectors),
 #endif
 	KSHIM_TEST(test_forced_shutdown_in_the_middle),
-#ifndef FSSTRESS_CRASH_FINDING_INODEGC_TIMER
+#ifndef FSSTRESS_CRASH_FORCED_ONLY
 	KSHIM_TEST(test_write_error_in_the_middle),
 #endif
 	{ }
