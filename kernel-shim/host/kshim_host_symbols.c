@@ -18,8 +18,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
 #include <unistd.h>
 #include <kshim/host.h>
 
@@ -40,14 +38,31 @@ static int by_addr(const void *a, const void *b)
 	return x->addr < y->addr ? -1 : x->addr > y->addr;
 }
 
-/* The executable's function symbols; none if it cannot be read. */
+/* LEN bytes at OFF of FD into new memory, or NULL. */
+static void *read_at(int fd, unsigned long off, unsigned long len)
+{
+	char *p = malloc(len ? len : 1);
+
+	if (p && pread(fd, p, len, off) != (ssize_t)len) {
+		free(p);
+		return NULL;
+	}
+	return p;
+}
+
+/*
+ * The executable's function symbols; none if it cannot be read. Read, not
+ * mapped: a mapping can land where a det fiber's stack was, whose ASan
+ * shadow still marks it as stack.
+ */
 static void load_symbols(void)
 {
-	const Elf64_Ehdr *eh;
-	const Elf64_Shdr *sh;
-	struct stat st;
+	Elf64_Ehdr eh;
+	Elf64_Shdr *sh = NULL;
+	Elf64_Sym *s = NULL;
+	char *strtab = NULL;
 	Dl_info self;
-	void *map;
+	size_t n = 0, j;
 	int fd, i;
 
 	if (!dladdr((void *)load_symbols, &self))
@@ -56,40 +71,38 @@ static void load_symbols(void)
 	fd = open(kshim_host_exe_path(), O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return;
-	map = fstat(fd, &st) ? MAP_FAILED :
-	      mmap(NULL, st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-	close(fd);
-	if (map == MAP_FAILED)
-		return;
-	/* Mapped for the rest of the run: the names point into it. */
-	eh = map;
-	if (memcmp(eh->e_ident, ELFMAG, SELFMAG) ||
-	    eh->e_ident[EI_CLASS] != ELFCLASS64)
-		return;
-	sh = (const Elf64_Shdr *)((const char *)map + eh->e_shoff);
-	for (i = 0; i < eh->e_shnum; i++) {
-		const Elf64_Sym *s = (const void *)((const char *)map +
-						    sh[i].sh_offset);
-		const char *strtab = (const char *)map +
-				     sh[sh[i].sh_link].sh_offset;
-		size_t n = sh[i].sh_size / sizeof(*s), j;
-
-		if (sh[i].sh_type != SHT_SYMTAB)
+	if (pread(fd, &eh, sizeof(eh), 0) != sizeof(eh) ||
+	    memcmp(eh.e_ident, ELFMAG, SELFMAG) ||
+	    eh.e_ident[EI_CLASS] != ELFCLASS64)
+		goto out;
+	sh = read_at(fd, eh.e_shoff, (unsigned long)eh.e_shnum * sizeof(*sh));
+	for (i = 0; sh && i < eh.e_shnum; i++) {
+		if (sh[i].sh_type != SHT_SYMTAB || sh[i].sh_link >= eh.e_shnum)
 			continue;
-		syms = calloc(n, sizeof(*syms));
-		if (!syms)
-			return;
-		for (j = 0; j < n; j++) {
-			if (ELF64_ST_TYPE(s[j].st_info) != STT_FUNC ||
-			    s[j].st_shndx == SHN_UNDEF || !s[j].st_value)
-				continue;
-			syms[nr_syms++] = (struct sym){
-				s[j].st_value, s[j].st_size,
-				strtab + s[j].st_name };
-		}
-		qsort(syms, nr_syms, sizeof(*syms), by_addr);
-		return;
+		n = sh[i].sh_size / sizeof(*s);
+		s = read_at(fd, sh[i].sh_offset, n * sizeof(*s));
+		/* Kept for the rest of the run: the names point into it. */
+		strtab = read_at(fd, sh[sh[i].sh_link].sh_offset,
+				 sh[sh[i].sh_link].sh_size);
+		break;
 	}
+	if (!s || !strtab || !(syms = calloc(n ? n : 1, sizeof(*syms))))
+		goto out;
+	for (j = 0; j < n; j++) {
+		if (ELF64_ST_TYPE(s[j].st_info) != STT_FUNC ||
+		    s[j].st_shndx == SHN_UNDEF || !s[j].st_value ||
+		    s[j].st_name >= sh[sh[i].sh_link].sh_size)
+			continue;
+		syms[nr_syms++] = (struct sym){
+			s[j].st_value, s[j].st_size, strtab + s[j].st_name };
+	}
+	qsort(syms, nr_syms, sizeof(*syms), by_addr);
+	strtab = NULL;
+out:
+	free(strtab);
+	free(s);
+	free(sh);
+	close(fd);
 }
 
 /* The function that holds the executable offset OFF, or NULL. */

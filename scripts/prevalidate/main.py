@@ -271,14 +271,41 @@ def replay(bd, t, case, sweep_hash, limit, device=None):
 	return res
 
 
+# A parallel-backend failure that passed on its re-run is run this many
+# times more on base: one failure there makes it a flaky test, not the
+# patch's (a 1-in-50 flake still passes 3 base runs most of the time, so
+# this catches the frequent ones only; the rest stay regressions, said to
+# be intermittent).
+BASE_RERUNS = 3
+
+
+def base_failures(base_bd, workdir, name, env, progress):
+	"""(runs, failed: whether the last failed): NAME run on the base side
+	up to BASE_RERUNS times, stopping at its first failure. Its .gcda go
+	to a directory of their own, not the base's per-test coverage."""
+	extra = pvcov.prepare(base_bd, workdir, intro_tests(base_bd),
+			      name='base-rerun-gcda')
+	for i in range(1, BASE_RERUNS + 1):
+		progress('base: re-running', '%s (%d of %d)' % (
+			name, i, BASE_RERUNS))
+		e = meson_test('base', base_bd, dict(env, **extra[1]),
+			       LOGBASE + '-base-rerun', progress,
+			       [name] + extra[0]).get(name)
+		if e is None or e['result'] not in cmp.OK_RESULTS:
+			return i, True
+	return BASE_RERUNS, False
+
+
 def confirm(bd, cls, pat, env, progress, budgets, extra=([], {}),
-	    device=None):
+	    device=None, base=None):
 	"""Each det regression is replayed with the line the report prints
 	(replay()), and the report says whether it reproduced. A
 	parallel-backend regression cannot be replayed by seed: it is run
-	once more, to say whether it failed again. A test stopped over its
-	time budget is neither: running it again would cost the budget
-	again."""
+	once more, to say whether it failed again; if it passed, it is run on
+	BASE (dict(bd, workdir), when given) up to BASE_RERUNS times, and a
+	failure there moves it to the pre-existing ones: a flaky test. A test
+	stopped over its time budget is neither: running it again would cost
+	the budget again."""
 	intro = {t['name']: t for t in intro_tests(bd)}
 	for r in cls['regressions']:
 		if r.get('hang'):
@@ -327,6 +354,20 @@ def confirm(bd, cls, pat, env, progress, budgets, extra=([], {}),
 		again = e is not None and e['result'] not in cmp.OK_RESULTS
 		r['rerun'] = 'failed again' if again else \
 			'passed on a re-run: intermittent'
+		if again or not base:
+			continue
+		runs, failed = base_failures(base['bd'], base['workdir'],
+					     r['name'], env, progress)
+		if failed:
+			r['base_flaky'] = 'failed on base too, in re-run %d ' \
+				'of %d: a flaky test, not blamed on the ' \
+				'patch' % (runs, BASE_RERUNS)
+		else:
+			r['rerun'] += '; passed %d re-runs on base' % runs
+	flaky = [r for r in cls['regressions'] if r.get('base_flaky')]
+	for r in flaky:
+		cls['regressions'].remove(r)
+		cls['pre_existing'].append(r)
 
 
 def select_tests(a, bd, patches, seen, base):
@@ -575,8 +616,10 @@ def run(a, progress):
 		 n in selection['run']}, pat['tests'])
 	t = time.monotonic()
 	confirm(bds['patched'], cls, pat['tests'], test_env(a), progress,
-		budgets, wrap, a.device)
-	if any('rerun' in r or r.get('replays') for r in cls['regressions']):
+		budgets, wrap, a.device,
+		base=dict(bd=bds['base'], workdir=a.workdir))
+	if any('rerun' in r or r.get('replays')
+	       for r in cls['regressions'] + cls['pre_existing']):
 		phases['replays and re-runs'] = time.monotonic() - t
 	timing = None
 	if a.repeat > 1:

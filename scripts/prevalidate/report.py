@@ -318,7 +318,11 @@ def lines(res, md):
 				' '.join(r['suites']),
 				'fail on both at the same seed: %s' %
 				cmp.cases_text(c['pre_existing']) if c and
-				c['pre_existing'] else '%s on base, %s on patched'
+				c['pre_existing'] else
+				'%s on patched, passed on its re-run; %s' % (
+					r['patched'], r['base_flaky'])
+				if r.get('base_flaky') else
+				'%s on base, %s on patched'
 				% (r['base'], r['patched'])))
 			if c and c['not_compared']:
 				out.append('%s  not compared (the base run stopped '
