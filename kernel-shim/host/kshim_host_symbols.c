@@ -23,9 +23,15 @@
 
 struct sym {
 	unsigned long addr, size;	/* addr: offset from the load base */
-	const char *name;		/* in the mapped file */
+	unsigned long name;		/* offset in names */
 };
 
+/*
+ * The string table, kept for the rest of the run. Symbols hold offsets
+ * into it, not pointers: with only pointers inside it, valgrind calls it
+ * "possibly lost".
+ */
+static char *names;
 static struct sym *syms;
 static size_t nr_syms;
 static unsigned long load_base;
@@ -81,7 +87,6 @@ static void load_symbols(void)
 			continue;
 		n = sh[i].sh_size / sizeof(*s);
 		s = read_at(fd, sh[i].sh_offset, n * sizeof(*s));
-		/* Kept for the rest of the run: the names point into it. */
 		strtab = read_at(fd, sh[sh[i].sh_link].sh_offset,
 				 sh[sh[i].sh_link].sh_size);
 		break;
@@ -94,9 +99,10 @@ static void load_symbols(void)
 		    s[j].st_name >= sh[sh[i].sh_link].sh_size)
 			continue;
 		syms[nr_syms++] = (struct sym){
-			s[j].st_value, s[j].st_size, strtab + s[j].st_name };
+			s[j].st_value, s[j].st_size, s[j].st_name };
 	}
 	qsort(syms, nr_syms, sizeof(*syms), by_addr);
+	names = strtab;
 	strtab = NULL;
 out:
 	free(strtab);
@@ -136,10 +142,10 @@ int kshim_host_symbol_name(const void *addr, int with_offset,
 	pthread_once(&syms_once, load_symbols);
 	s = a >= load_base ? find(a - load_base) : NULL;
 	if (s && with_offset)
-		return snprintf(out, size, "%s+0x%lx/0x%lx", s->name,
+		return snprintf(out, size, "%s+0x%lx/0x%lx", names + s->name,
 				a - load_base - s->addr, s->size);
 	if (s)
-		return snprintf(out, size, "%s", s->name);
+		return snprintf(out, size, "%s", names + s->name);
 	if (dladdr(addr, &info) && info.dli_sname) {
 		if (with_offset)
 			return snprintf(out, size, "%s+0x%lx", info.dli_sname,
