@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
-"""The base side's results, kept per test in WORKDIR/base-results.json.
+"""The base side's results, kept per test in base-results.json of the
+base side's directory (base_home.py).
 
 The next run in a kept work dir re-runs on the base side only the tests
 whose stamp moved. A test's stamp is what its results depend on: the
@@ -14,7 +15,7 @@ are files of the build dir that are not attributed to a test, so the
 stored figures are those of one run of one set of scenario tests.
 
 The base tests run through the coverage wrapper, so each test's coverage
-is kept (WORKDIR/base-gcda) for --select; a test that last ran without it
+is kept (base-gcda) for --select; a test that last ran without it
 (--no-coverage) re-runs when --select needs it.
 """
 
@@ -97,7 +98,7 @@ def cached(bd, a, intro, run):
 	INTRO: meson introspect --tests of BD; RUN(names or None, wrap):
 	main.run_side(). Returns dict(tests, scenarios, seconds, rerun: the
 	tests that ran, None for all of them)."""
-	path = os.path.join(a.workdir, FILE)
+	path = os.path.join(a.base_home, FILE)
 	by_name = {t['name']: t for t in intro}
 	stamps = {n: test_stamp(t, bd, a) for n, t in by_name.items()}
 	c = load(path)
@@ -109,7 +110,7 @@ def cached(bd, a, intro, run):
 	if rerun == []:
 		return dict(view(c, a.only, by_name), rerun=[], seconds=0.0)
 	t0 = time.monotonic()
-	wrap = pvcov.prepare(bd, a.workdir, intro, coverage=a.coverage,
+	wrap = pvcov.prepare(bd, a.base_home, intro, coverage=a.coverage,
 			     name=pvcov.BASE_COVDIR, clear=rerun)
 	res = run(rerun if rerun is not None else a.only or None, wrap)
 	if rerun is None:

@@ -37,6 +37,7 @@ from scripts.prevalidate import coverage as pvcov
 from scripts.prevalidate import plevel
 from scripts.prevalidate import report
 from scripts.prevalidate import reuse
+from scripts.prevalidate import base_home
 from scripts.prevalidate import same_program
 from scripts.prevalidate import sanitizers as pvsan
 from scripts.prevalidate.build import (CannotRun, DEFAULT_TARBALL, LOGBASE,
@@ -279,11 +280,12 @@ def replay(bd, t, case, sweep_hash, limit, device=None):
 BASE_RERUNS = 3
 
 
-def base_failures(base_bd, workdir, name, env, progress):
+def base_failures(base_bd, home, name, env, progress):
 	"""(runs, failed: whether the last failed): NAME run on the base side
 	up to BASE_RERUNS times, stopping at its first failure. Its .gcda go
-	to a directory of their own, not the base's per-test coverage."""
-	extra = pvcov.prepare(base_bd, workdir, intro_tests(base_bd),
+	to a directory of their own in the base's HOME, not the base's
+	per-test coverage."""
+	extra = pvcov.prepare(base_bd, home, intro_tests(base_bd),
 			      name='base-rerun-gcda')
 	for i in range(1, BASE_RERUNS + 1):
 		progress('base: re-running', '%s (%d of %d)' % (
@@ -302,7 +304,7 @@ def confirm(bd, cls, pat, env, progress, budgets, extra=([], {}),
 	(replay()), and the report says whether it reproduced. A
 	parallel-backend regression cannot be replayed by seed: it is run
 	once more, to say whether it failed again; if it passed, it is run on
-	BASE (dict(bd, workdir), when given) up to BASE_RERUNS times, and a
+	BASE (dict(bd, home), when given) up to BASE_RERUNS times, and a
 	failure there moves it to the pre-existing ones: a flaky test. A test
 	stopped over its time budget is neither: running it again would cost
 	the budget again."""
@@ -356,7 +358,7 @@ def confirm(bd, cls, pat, env, progress, budgets, extra=([], {}),
 			'passed on a re-run: intermittent'
 		if again or not base:
 			continue
-		runs, failed = base_failures(base['bd'], base['workdir'],
+		runs, failed = base_failures(base['bd'], base['home'],
 					     r['name'], env, progress)
 		if failed:
 			r['base_flaky'] = 'failed on base too, in re-run %d ' \
@@ -377,7 +379,7 @@ def select_tests(a, bd, patches, seen, base):
 	if not a.select:
 		return None
 	tree = a.kernel_src or os.path.join(bd, 'kernel', 'linux')
-	names, why = pvcov.select(bd, tree, patches, seen, a.workdir)
+	names, why = pvcov.select(bd, tree, patches, seen, a.base_home)
 	if names is None:
 		return dict(run=None, skipped=[], why=why)
 	every = sorted(base['tests'])
@@ -513,8 +515,13 @@ def parser():
 		       'figures are judged from %d (default %%(default)s)'
 		       % cmp.MIN_TIMING_REPEATS)
 	p.add_argument('--workdir', default='build-prevalidate', metavar='DIR',
-		       help='holds the base/ and patched/ build dirs, kept '
-		       'between runs (default %(default)s, in the repo)')
+		       help='holds the patched/ build dir and the reports, '
+		       'kept between runs (default %(default)s, in the repo)')
+	p.add_argument('--base-dir', metavar='DIR',
+		       help='where the base side is built, run and kept; '
+		       'default: one dir per kernel source under '
+		       'build-prevalidate-bases/ in the repo, shared by every '
+		       'work dir')
 	p.add_argument('--out', metavar='DIR',
 		       help='where report.md and report.json go (default '
 		       'WORKDIR/report)')
@@ -552,9 +559,17 @@ def run(a, progress):
 	t_start = time.monotonic()
 	patches = check_inputs(a)
 	a.workdir = abs_workdir(a)
-	out_dir = out_dir_of(a, a.out)
-	bds = {s: os.path.join(a.workdir, s) for s in ('base', 'patched')}
 	os.makedirs(a.workdir, exist_ok=True)
+	a.base_home = base_home.resolve(a, DEFAULT_TARBALL)
+	with base_home.held(a.base_home, progress):
+		return run_held(a, progress, t_start, patches)
+
+
+def run_held(a, progress, t_start, patches):
+	"""run() once it holds the base side's directory."""
+	out_dir = out_dir_of(a, a.out)
+	bds = dict(base=os.path.join(a.base_home, 'base'),
+		   patched=os.path.join(a.workdir, 'patched'))
 	phases = {}
 	t = time.monotonic()
 	# The base first: its kernel tree tells a patch's -p level.
@@ -617,7 +632,7 @@ def run(a, progress):
 	t = time.monotonic()
 	confirm(bds['patched'], cls, pat['tests'], test_env(a), progress,
 		budgets, wrap, a.device,
-		base=dict(bd=bds['base'], workdir=a.workdir))
+		base=dict(bd=bds['base'], home=a.base_home))
 	if any('rerun' in r or r.get('replays')
 	       for r in cls['regressions'] + cls['pre_existing']):
 		phases['replays and re-runs'] = time.monotonic() - t

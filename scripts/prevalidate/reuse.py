@@ -20,7 +20,8 @@ KSHIM_REUSE (the build dir used on its own, meson's compiler checks) it
 is the compiler.
 
 What a reused object keeps of the base: its debug info and __FILE__
-strings name the base's paths (same text, other directory), and its
+strings name the base's paths (the base's dir, and the repo's files
+relative to it), and its
 coverage counters are named after the base's object. The patch's own
 files, and every file that includes a changed header, are compiled for
 real, so the coverage of the changed lines comes from patched objects.
@@ -30,6 +31,7 @@ trace hashes for a patch that changes no code either way.
 
 import json
 import os
+import shlex
 import shutil
 import subprocess
 import sys
@@ -94,6 +96,30 @@ def own_cc(command):
 		else command
 
 
+def absolute(e, bd):
+	"""Compile command E's arguments, each path relative to BD (a source,
+	an -I dir) made absolute and its own object named OUT: the shared base
+	dir (base_home.py) and a work dir's patched dir lie at different
+	depths, so the same compile spells the repo's paths apart
+	(../../../kernel-shim against ../../../work/main/kernel-shim), and
+	meson names an object of a long path by a hash of its dir."""
+	out = []
+	for arg in shlex.split(own_cc(e['command'])):
+		flag = '-I' if arg.startswith('-I') else ''
+		path = arg[len(flag):]
+		if arg in (e['output'], e['output'] + '.d'):
+			arg = arg.replace(e['output'], 'OUT')
+		elif (flag or not arg.startswith('-')) and '/' in path and \
+		     not os.path.isabs(path):
+			arg = flag + os.path.normpath(os.path.join(bd, path))
+		out.append(arg)
+	return out
+
+
+def source(e, bd):
+	return os.path.normpath(os.path.join(bd, e['file']))
+
+
 def tree_of(bd):
 	with open(os.path.join(bd, 'kernel', 'tree.json')) as f:
 		return os.path.realpath(json.load(f)['tree'])
@@ -109,7 +135,6 @@ def plan(base_bd, pat_bd):
 	base_bd, pat_bd = os.path.realpath(base_bd), os.path.realpath(pat_bd)
 	# The tree first: it may lie inside the build dir.
 	moves = [(tree_of(pat_bd), tree_of(base_bd)), (pat_bd, base_bd)]
-	moves += [(mangle(p), mangle(b)) for p, b in moves]
 
 	def to_base(s):
 		for p, b in moves:
@@ -117,7 +142,7 @@ def plan(base_bd, pat_bd):
 		return s
 
 	def to_patched(path):
-		for p, b in moves[:2]:
+		for p, b in moves:
 			if path == b or path.startswith(b + os.sep):
 				return p + path[len(b):]
 		return path
@@ -152,12 +177,15 @@ def plan(base_bd, pat_bd):
 	depdir = os.path.join(pat_bd, DEPDIR)
 	shutil.rmtree(depdir, ignore_errors=True)
 	os.makedirs(depdir)
+	# The base's compiles by source and command, as the patched side
+	# would spell them (the object's own name aside).
+	base_of = {(source(b, base_bd), tuple(absolute(b, base_bd))): bout
+		   for bout, b in base_cmds.items()}
 	objects = {}
 	for out, e in pat_cmds.items():
-		bout = to_base(out)
-		b = base_cmds.get(bout)
-		if not b or to_base(own_cc(e['command'])) != own_cc(b['command']) or \
-		   bout not in deps or \
+		bout = base_of.get((to_base(source(e, pat_bd)), tuple(
+			to_base(x) for x in absolute(e, pat_bd))))
+		if bout not in deps or \
 		   not os.path.isfile(os.path.join(base_bd, bout)):
 			continue
 		mine = []

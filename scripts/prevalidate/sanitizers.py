@@ -129,7 +129,7 @@ def prepare(side, bd, kind, a, patches, phases, progress):
 	t = time.monotonic()
 	# The kernel dirs the normal base build extracted, as hard links
 	# (they are the same tarball's), not a tarball extraction of its own.
-	build.share_extracted_tree(os.path.join(a.workdir, 'base'), bd)
+	build.share_extracted_tree(os.path.join(a.base_home, 'base'), bd)
 	build.configure(side, bd, a, patches, progress,
 			extra=sanitizers.OPTIONS[kind], env=env)
 	b = build.build(side, bd, progress)

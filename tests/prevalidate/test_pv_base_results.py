@@ -127,9 +127,9 @@ class TestBaseResults(Dirs):
 	def setUp(self):
 		super().setUp()
 		self.a = types.SimpleNamespace(
-			workdir=self.root, seeds=4, kernel_src=None,
-			kernel_tarball=None, device=None, only=[], select=False,
-			coverage=True)
+			workdir=self.root, base_home=self.root, seeds=4,
+			kernel_src=None, kernel_tarball=None, device=None,
+			only=[], select=False, coverage=True)
 		b = self.bd['base']
 		self.intro = [test(n, [os.path.join(b, 'tests', n)],
 				   'scenario' if n.startswith('scenario_')

@@ -50,7 +50,7 @@ class Flaky(unittest.TestCase):
 		cls = dict(regressions=[row], pre_existing=[])
 		main.confirm('patched-bd', cls, {NAME: {}}, {},
 			     lambda *a: None, {}, base=dict(
-				     bd='base-bd', workdir=self.tmp.name))
+				     bd='base-bd', home=self.tmp.name))
 		return cls
 
 	def test_failing_again_is_a_regression_without_base_runs(self):
