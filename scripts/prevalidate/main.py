@@ -30,6 +30,7 @@ from scripts import REPO
 from scripts.build import used_files as kuf
 from scripts.build.tree import patch_targets
 from scripts.plot import common as plot
+from scripts.prevalidate import base_home
 from scripts.prevalidate import base_results
 from scripts.prevalidate import commits
 from scripts.prevalidate import compare as cmp
@@ -37,7 +38,6 @@ from scripts.prevalidate import coverage as pvcov
 from scripts.prevalidate import plevel
 from scripts.prevalidate import report
 from scripts.prevalidate import reuse
-from scripts.prevalidate import base_home
 from scripts.prevalidate import same_program
 from scripts.prevalidate import sanitizers as pvsan
 from scripts.prevalidate.build import (CannotRun, DEFAULT_TARBALL, LOGBASE,
