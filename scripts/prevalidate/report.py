@@ -428,6 +428,10 @@ def lines(res, md):
 			   'copied when ninja had to make them)'
 			   % res['reusable_objects']
 			   if res.get('reusable_objects') else ''))
+	if res.get('builddirs'):
+		out.append('base side: %s, shared by every work dir that '
+			   'tests this kernel source' % rel(os.path.dirname(
+				   res['builddirs']['base'])))
 	out.append('')
 	out.append('verdict: %s (exit %d); report: %s, %s' % (
 		res['verdict'], res['exit_status'],
