@@ -701,6 +701,9 @@ def run_series(a, progress):
 	except commits.GitError as e:
 		raise CannotRun(str(e))
 	a.kernel_src = ser['tree']
+	# The tree at A lives in the work dir; its base side beside it, not
+	# with the bases of the sources a user names (base_home.py).
+	a.base_dir = a.base_dir or ser['tree'] + '.base'
 	patches = [c['patch'] for c in ser['commits']]
 	out = a.out
 	rows = None
