@@ -9,7 +9,10 @@ deterministic scenario figure moved, the coverage report's figures
 for the patch's files, "report": report.json fields as given
 (--only's and --device's), the tests --select must run and skip
 ("selected", "not_selected"), and the tests whose programs the patch
-left the same ("same_program") or changed ("run_on_patched").
+left the same ("same_program") or changed ("run_on_patched"). A
+"fresh_workdir" case runs in a work dir of its own, made new each time:
+with the base side shared by work dirs (base_home.py), after a case that
+ran it, nothing of the base runs again ("report": {"base_rerun": []}).
 
 usage: run_cases.py [--workdir DIR] [--only NAME]...
 
@@ -19,6 +22,7 @@ once and the patched build is incremental from case to case.
 import argparse
 import json
 import os
+import shutil
 import subprocess
 import sys
 import time
@@ -146,7 +150,11 @@ def inputs(case, workdir):
 	"""(work dir, arguments): the patch, or for a "commits" case a git
 	tree holding them as commits; its base is not the tarball's build,
 	so it gets its own work dir, and the shared one is not rebuilt back
-	and forth."""
+	and forth. A "fresh_workdir" case's own work dir is made new."""
+	if case.get('fresh_workdir'):
+		own = workdir + '-' + case['name']
+		shutil.rmtree(own, ignore_errors=True)
+		return own, [os.path.join(REPO, case['patch'])]
 	if 'commits' not in case:
 		return workdir, [os.path.join(REPO, case['patch'])]
 	own = workdir + '-' + case['name']
