@@ -10,6 +10,7 @@ import os
 import subprocess
 import sys
 import tempfile
+import time
 import types
 import unittest
 
@@ -78,7 +79,8 @@ class Lock(unittest.TestCase):
 					'    sys.exit(7)\n',
 					os.path.join(home, base_home.LOCK)])
 				self.assertEqual(other.returncode, 7)
-			# Released at the end of the run.
+			# Released at the end of the run; a run that finds it
+			# held waits, and says so.
 			holder = subprocess.Popen([
 				sys.executable, '-c',
 				'import fcntl, os, sys, time\n'
@@ -88,14 +90,16 @@ class Lock(unittest.TestCase):
 				'time.sleep(0.5)\n',
 				os.path.join(home, base_home.LOCK)],
 				stdout=subprocess.PIPE, text=True)
+			self.addCleanup(holder.stdout.close)
 			self.assertEqual(holder.stdout.readline(), 'held\n')
+			t0 = time.monotonic()
 			with base_home.held(home, lambda *a: said.append(a)):
-				self.assertIsNotNone(holder.poll())
+				waited = time.monotonic() - t0
 			holder.wait()
+			self.assertGreater(waited, 0.3)
 			self.assertEqual(len(said), 1)
 			self.assertEqual(said[0][0], 'waiting')
 			self.assertIn(home, said[0][1])
-
 
 if __name__ == '__main__':
 	unittest.main()
