@@ -409,7 +409,7 @@ def reused_objects(bds):
 	if not reuse.uses_wrapper(bds['patched']):
 		return 0, None
 	n, _ = reuse.plan(bds['base'], bds['patched'])
-	return n, {reuse.ENV: os.path.join(bds['patched'], reuse.MAP)}
+	return n, reuse.environment(bds['patched'])
 
 
 def compiled(bd, files):
@@ -587,6 +587,12 @@ def run_held(a, progress, t_start, patches):
 			raise CannotRun(str(e))
 		patches.append(q)
 		levels.append(lv)
+	if reuse.uses_old_wrapper(bds['patched']):
+		# meson keeps the compiler of the first setup: made anew, the
+		# patched dir copies the base's objects again.
+		progress('patched: configured with the old compiler wrapper, '
+			 'made anew', os.path.relpath(bds['patched'], REPO))
+		shutil.rmtree(bds['patched'])
 	share_extracted_tree(bds['base'], bds['patched'])
 	configure('patched', bds['patched'], a, patches, progress,
 		  options=pvcov.BUILD_OPTIONS, env=dict(

@@ -8,16 +8,17 @@ patched side, plan() finds each object whose compile is the base's one
 with the paths moved: the same command once the patched tree and build
 dir are replaced by the base's, and the same bytes in every file the base
 compile read (its ninja deps: the source, every header, the generated
-ones). It writes the list to WORKDIR/patched/kshim-reuse.json, and the
-depfile of each listed object, its deps in the patched dirs, to
-WORKDIR/patched/kshim-reuse/.
+ones). It writes the list to WORKDIR/patched/kshim-reuse.json, and for
+each listed object, into WORKDIR/patched/kshim-reuse/, links to the
+base's object and .gcno and the object's depfile (its deps in the
+patched dirs).
 
-The patched build's compiler is this file (CC="python3 reuse.py cc",
-set when the patched dir is first configured). Called for an object in
-the list, it copies the base's object and .gcno and writes the depfile
-ninja reads; anything else it hands to the real compiler. Without
-KSHIM_REUSE (the build dir used on its own, meson's compiler checks) it
-is the compiler.
+The patched build's compiler is reuse-cc.sh beside this file
+(CC="reuse-cc.sh cc", set when the patched dir is first configured).
+Called for a listed object, it copies the base's object and .gcno and
+the depfile ninja reads; anything else it hands to the real compiler.
+Without KSHIM_REUSE (the build dir used on its own, meson's compiler
+checks) it is the compiler.
 
 What a reused object keeps of the base: its debug info and __FILE__
 strings name the base's paths (the base's dir, and the repo's files
@@ -34,28 +35,43 @@ import os
 import shlex
 import shutil
 import subprocess
-import sys
 
 MAP = 'kshim-reuse.json'
 DEPDIR = 'kshim-reuse'
 ENV = 'KSHIM_REUSE'
+WRAPPER = os.path.join(os.path.dirname(os.path.abspath(__file__)),
+		       'reuse-cc.sh')
 
 
 def wrapper_cc(cc):
 	"""The CC the patched build dir is configured with."""
-	return '%s %s %s' % (sys.executable, os.path.abspath(__file__), cc)
+	return '%s %s' % (WRAPPER, cc)
 
 
-def uses_wrapper(bd):
-	"""True when BD's compiler is this file (a patched dir configured
-	before it existed compiles everything itself)."""
+def environment(pat_bd):
+	"""What the patched build's ninja runs with to copy plan()'s list."""
+	return {ENV: os.path.join(os.path.realpath(pat_bd), DEPDIR)}
+
+
+def first_command(bd):
 	try:
 		with open(os.path.join(bd, 'compile_commands.json')) as f:
 			first = json.load(f)[:1]
 	except (OSError, ValueError):
-		return False
-	return bool(first) and os.path.abspath(__file__) in \
-		first[0].get('command', '')
+		return ''
+	return first[0].get('command', '') if first else ''
+
+
+def uses_wrapper(bd):
+	"""True when BD's compiler is reuse-cc.sh (a patched dir configured
+	before it existed compiles everything itself)."""
+	return first_command(bd).startswith(WRAPPER + ' ')
+
+
+def uses_old_wrapper(bd):
+	"""True when BD was configured with the compiler this file was before
+	reuse-cc.sh: configured anew, it copies again (main.py)."""
+	return os.path.abspath(__file__) + ' ' in first_command(bd)
 
 
 def ninja_deps(bd):
@@ -89,9 +105,8 @@ def own_cc(command):
 	"""COMMAND without what runs in front of the compiler: this file, or
 	the ccache meson puts there when it finds one (the base build's, as
 	the patched build's CC is set and meson then adds none)."""
-	me = os.path.abspath(__file__) + ' '
-	i = command.find(me)
-	command = command[i + len(me):] if i >= 0 else command
+	me = WRAPPER + ' '
+	command = command[len(me):] if command.startswith(me) else command
 	return command[len('ccache '):] if command.startswith('ccache ') \
 		else command
 
@@ -196,12 +211,16 @@ def plan(base_bd, pat_bd):
 				break
 			mine.append(dep_in_patched[d])
 		else:
-			d = os.path.join(depdir, mangle(out) + '.d')
-			with open(d, 'w') as f:
+			listed = os.path.join(depdir, mangle(out))
+			with open(listed + '.d', 'w') as f:
 				f.write('%s: %s\n' % (escape(out), ' \\\n '.join(
 					escape(p) for p in mine)))
-			objects[os.path.join(pat_bd, out)] = [
-				os.path.join(base_bd, bout), d]
+			base_obj = os.path.join(base_bd, bout)
+			os.symlink(base_obj, listed + '.o')
+			if os.path.isfile(base_obj[:-2] + '.gcno'):
+				os.symlink(base_obj[:-2] + '.gcno',
+					   listed + '.gcno')
+			objects[os.path.join(pat_bd, out)] = base_obj
 	with open(os.path.join(pat_bd, MAP), 'w') as f:
 		json.dump(objects, f)
 	return len(objects), len(pat_cmds)
@@ -210,37 +229,3 @@ def plan(base_bd, pat_bd):
 def escape(path):
 	return path.replace(' ', '\\ ')
 
-
-def arg_after(argv, flag):
-	for i, a in enumerate(argv[:-1]):
-		if a == flag:
-			return argv[i + 1]
-	return None
-
-
-def reuse(argv):
-	"""True when ARGV's object was copied from the base build."""
-	listed = os.environ.get(ENV)
-	out = arg_after(argv, '-o')
-	if not listed or not out or '-c' not in argv:
-		return False
-	try:
-		with open(listed) as f:
-			entry = json.load(f).get(os.path.abspath(out))
-	except (OSError, ValueError):
-		return False
-	if not entry:
-		return False
-	base, prepared = entry
-	shutil.copyfile(base, out)
-	if os.path.isfile(base[:-2] + '.gcno'):
-		shutil.copyfile(base[:-2] + '.gcno', out[:-2] + '.gcno')
-	depfile = arg_after(argv, '-MF')
-	if depfile:
-		shutil.copyfile(prepared, depfile)
-	return True
-
-
-if __name__ == '__main__':
-	if not reuse(sys.argv[2:]):
-		os.execvp(sys.argv[1], sys.argv[1:])

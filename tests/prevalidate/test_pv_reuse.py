@@ -100,7 +100,7 @@ class TestReuse(unittest.TestCase):
 			  cc=reuse.wrapper_cc('cc'), c_obj=c_obj)
 		self.assertTrue(reuse.uses_wrapper(bd))
 		n, of = reuse.plan(self.base, bd)
-		out = ninja(bd, {reuse.ENV: os.path.join(bd, reuse.MAP)})
+		out = ninja(bd, reuse.environment(bd))
 		return bd, n, of, out
 
 	def same(self, bd, obj):
@@ -133,10 +133,10 @@ class TestReuse(unittest.TestCase):
 	def test_a_patched_dir_at_another_depth_copies(self):
 		bd, n, of, _ = self.patched('#define H 1\n',
 					    name='work/dir/patched',
-					    c_obj='0a1b2c_c.o')
+					    c_obj='c.p/0a1b2c_c.o')
 		self.assertEqual((n, of), (3, 3))
 		with open(os.path.join(self.base, 'c.o'), 'rb') as f, \
-		     open(os.path.join(bd, '0a1b2c_c.o'), 'rb') as g:
+		     open(os.path.join(bd, 'c.p/0a1b2c_c.o'), 'rb') as g:
 			self.assertEqual(f.read(), g.read())
 
 	def test_a_launcher_in_front_is_not_part_of_the_command(self):
@@ -151,6 +151,16 @@ class TestReuse(unittest.TestCase):
 		ninja(bd)
 		self.assertTrue(os.path.isfile(os.path.join(bd, 'a.o')))
 		self.assertFalse(os.path.exists(os.path.join(bd, reuse.MAP)))
+
+	def test_an_old_wrapper_is_told_apart(self):
+		# A dir configured with reuse.py as CC (before reuse-cc.sh) is
+		# made anew by main.py; it does not count as using the wrapper.
+		old = 'python3 %s cc' % os.path.join(
+			os.path.dirname(reuse.WRAPPER), 'reuse.py')
+		bd = side(self.root, 'patched', '#define H 1\n', cc=old)
+		self.assertTrue(reuse.uses_old_wrapper(bd))
+		self.assertFalse(reuse.uses_wrapper(bd))
+		self.assertFalse(reuse.uses_old_wrapper(self.base))
 
 
 if __name__ == '__main__':
