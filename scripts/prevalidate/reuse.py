@@ -102,7 +102,7 @@ def commands(bd):
 
 
 def own_cc(command):
-	"""COMMAND without what runs in front of the compiler: this file, or
+	"""COMMAND without what runs in front of the compiler: reuse-cc.sh, or
 	the ccache meson puts there when it finds one (the base build's, as
 	the patched build's CC is set and meson then adds none)."""
 	me = WRAPPER + ' '
