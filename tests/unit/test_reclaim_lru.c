@@ -618,6 +618,17 @@ static void direct_reclaim_once(void *unused)
 }
 
 /*
+ * An allocation that goes below min even if other tasks free a few pages
+ * first: reclaim_pressure_start() leaves the zone a page above min, and
+ * at det seed 15 a page freed meanwhile let direct_reclaim_once()'s two
+ * pages through without entering reclaim at all.
+ */
+static void direct_reclaim_below_min(void *unused)
+{
+	kfree(kmalloc(16 * CHUNK, GFP_DIRECT_ONLY));
+}
+
+/*
  * shrink_inactive_list()'s too_many_isolated(): when reclaimers already
  * hold more folios off the inactive list than an eighth of it (for a
  * GFP_KERNEL reclaimer), one more must not pile in, which is how many
@@ -643,9 +654,14 @@ static void test_reclaim_waits_when_too_many_are_isolated(void)
 	mod_node_page_state(NODE_DATA(0), NR_ISOLATED_FILE, others);
 	scan0 = kshim_vm_event_sum(PGSCAN_DIRECT);
 	steal0 = kshim_vm_event_sum(PGSTEAL_DIRECT);
-	kshim_task_join(kshim_task_run(direct_reclaim_once, NULL, "reclaimer", -1));
-	/* It waited, then took nothing (kswapd, which is never held back
-	 * here, may have freed some meanwhile). */
+	kshim_vmscan_get_stats(&st);
+	stalls0 = st.allocstall;
+	kshim_task_join(kshim_task_run(direct_reclaim_below_min, NULL,
+				       "reclaimer", -1));
+	/* It entered reclaim, waited, then took nothing (kswapd, which is
+	 * never held back here, may have freed some meanwhile). */
+	kshim_vmscan_get_stats(&st);
+	KSHIM_ASSERT_EQ(st.allocstall, stalls0 + 1);
 	KSHIM_ASSERT(atomic_read(&nr_isolated_throttles) >= 1);
 	KSHIM_ASSERT_EQ(kshim_vm_event_sum(PGSCAN_DIRECT), scan0);
 	KSHIM_ASSERT_EQ(kshim_vm_event_sum(PGSTEAL_DIRECT), steal0);
