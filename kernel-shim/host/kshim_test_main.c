@@ -362,9 +362,11 @@ static void __attribute__((noreturn)) bad_input(const char *fmt, const char *a)
 
 /*
  * Start this binary once with KSHIM_SEED=seed; its pid. With RESULTS >= 0,
- * the run writes its per-test records there.
+ * the run writes its per-test records there. OUT >= 0: the run's output
+ * goes there (a sweep's runs are quiet, their output kept in case the
+ * replay of a failure does not reproduce it); else to ours.
  */
-static pid_t spawn_seed(char **argv, unsigned long seed, bool quiet,
+static pid_t spawn_seed(char **argv, unsigned long seed, int out,
 			int results)
 {
 	char buf[32], fdbuf[16];
@@ -384,11 +386,11 @@ static pid_t spawn_seed(char **argv, unsigned long seed, bool quiet,
 			setenv("KSHIM_RESULTS_FD", fdbuf, 1);
 		else
 			unsetenv("KSHIM_RESULTS_FD");
-		if (quiet) {
-			int fd = open("/dev/null", O_WRONLY);
-
-			dup2(fd, STDOUT_FILENO);
-			dup2(fd, STDERR_FILENO);
+		if (out < 0)
+			out = open("/dev/null", O_WRONLY);
+		if (out != STDOUT_FILENO) {
+			dup2(out, STDOUT_FILENO);
+			dup2(out, STDERR_FILENO);
 		}
 		/* By path when we have one: under valgrind, /proc/self/exe is
 		 * valgrind's own tool, and with --trace-children=yes valgrind
@@ -407,10 +409,11 @@ static int exit_code(int status)
 	return 128 + WTERMSIG(status);
 }
 
-/* Run one seed to its end (the replay of a failing seed); its status. */
-static int run_seed(char **argv, unsigned long seed, bool quiet, int results)
+/* Run one seed to its end, its output ours (the replay of a failing
+ * seed); its status. */
+static int run_seed(char **argv, unsigned long seed)
 {
-	pid_t pid = spawn_seed(argv, seed, quiet, results);
+	pid_t pid = spawn_seed(argv, seed, STDOUT_FILENO, -1);
 	int status;
 
 	waitpid(pid, &status, 0);
@@ -439,9 +442,48 @@ static unsigned long shard_start(const struct sweep_plan *p,
 struct seed_run {
 	pid_t pid;
 	FILE *res;
+	FILE *out;			/* its output */
 	int rc;
 	bool done;
 };
+
+static void close_file(FILE **f)
+{
+	if (*f)
+		fclose(*f);
+	*f = NULL;
+}
+
+/*
+ * The replay of a failing seed (exit RC) did not fail the same way
+ * (exit REPLAY_RC): something outside the seed changed the run, which is
+ * a kshim bug, and the only report of the failure is the sweep's own run
+ * of the seed. Print it (OUT, kept for this), each line after "| ", so
+ * that its seed and result lines are not read as the sweep's.
+ */
+static void not_reproduced(unsigned long seed, int rc, int replay_rc,
+			   FILE *out)
+{
+	char buf[4096];
+	bool line_start = true;
+
+	printf("kshim: seed sweep: seed %lu DID NOT REPLAY: it failed "
+	       "(exit %d) in the sweep and its replay exited %d. Something "
+	       "outside the seed changed the run (a kshim bug); the "
+	       "sweep's run of the seed printed:\n", seed, rc, replay_rc);
+	if (!out || fseek(out, 0, SEEK_SET)) {
+		printf("kshim: (its output was not kept)\n");
+		return;
+	}
+	while (fgets(buf, sizeof(buf), out)) {
+		printf("%s%s", line_start ? "| " : "", buf);
+		line_start = buf[strlen(buf) - 1] == '\n';
+	}
+	if (!line_start)
+		printf("\n");
+	printf("kshim: seed sweep: end of the output of seed %lu's run in "
+	       "the sweep\n", seed);
+}
 
 /* Argument-taking options of the sweep itself: not passed to each seed. */
 static bool sweep_option(const char *arg, bool *takes_value)
@@ -487,7 +529,8 @@ static int sweep(int argc, char **argv, const struct sweep_plan *p)
 	unsigned long j = p->jobs, seed, i;
 	struct seed_run *ring = calloc(j, sizeof(*ring));
 	bool sharded = p->shard.n > 1, takes_value;
-	int n = 0, bad_rc = 0, status;
+	int n = 0, bad_rc = 0, replay_rc, status;
+	FILE *bad_out = NULL;
 
 	for (i = 0; i < (unsigned long)argc; i++) {
 		if (i && sweep_option(argv[i], &takes_value)) {
@@ -517,9 +560,11 @@ static int sweep(int argc, char **argv, const struct sweep_plan *p)
 		while (launch < limit && launch < print + j) {
 			r = &ring[launch % j];
 			r->res = tmpfile();
+			r->out = tmpfile();
 			r->done = false;
 			r->pid = spawn_seed(args, start + launch * p->shard.n,
-					    true, r->res ? fileno(r->res) : -1);
+					    r->out ? fileno(r->out) : -1,
+					    r->res ? fileno(r->res) : -1);
 			launch++;
 		}
 		r = &ring[print % j];
@@ -535,18 +580,20 @@ static int sweep(int argc, char **argv, const struct sweep_plan *p)
 		}
 		seed = start + print * p->shard.n;
 		print_seed_line(r->res ? fileno(r->res) : -1, seed, r->rc);
-		if (r->res)
-			fclose(r->res);
+		close_file(&r->res);
 		print++;
 		if (r->rc && r->rc != 77) {
 			nfailed++;
 			if (!bad) {
 				bad = seed;
 				bad_rc = r->rc;
+				bad_out = r->out;
+				r->out = NULL;
 			}
 			if (!p->all)
 				limit = print;
 		}
+		close_file(&r->out);
 	}
 	/* Runs past a --seeds sweep's first failure: waited for, unused. */
 	for (; print < launch; print++) {
@@ -554,14 +601,17 @@ static int sweep(int argc, char **argv, const struct sweep_plan *p)
 
 		if (!r->done)
 			waitpid(r->pid, &status, 0);
-		if (r->res)
-			fclose(r->res);
+		close_file(&r->res);
+		close_file(&r->out);
 	}
 	free(ring);
 	if (bad) {
 		printf("kshim: seed sweep: seed %lu of %lu fails (exit %d); replaying it:\n",
 		       bad, p->last, bad_rc);
-		run_seed(args, bad, false, -1);
+		replay_rc = run_seed(args, bad);
+		if (replay_rc != bad_rc)
+			not_reproduced(bad, bad_rc, replay_rc, bad_out);
+		close_file(&bad_out);
 		printf("kshim: first failing seed: %lu (replay: %sKSHIM_SEED=%lu %s)\n",
 		       bad, kshim_host_replay_env(), bad, argv[0]);
 		printf("KSHIM-RESULT tests=%lu passed=%lu failed=%lu skipped=0\n",

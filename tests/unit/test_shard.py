@@ -8,9 +8,13 @@ cover it; a sweep run J seeds at a time prints what it prints one at a
 time; every bad input is one line on stderr and exit 2; and the reports
 (JUnit per shard, junit-merge, KCIDB) on made-up logs.
 
-usage: test_shard.py BINARY   (a det test binary: meson passes
-test_runtime; a hundred runs that list seeds and a few of one small
-test, about 2 s)
+A failing seed whose replay passes is said to not replay, with the
+output of the run that failed (NOT_REPLAYING, a fixture binary whose test
+fails only in the sweep's own runs).
+
+usage: test_shard.py BINARY NOT_REPLAYING   (a det test binary: meson
+passes test_runtime; a hundred runs that list seeds and a few of one
+small test, about 2 s; and tests/unit/fixture_sweep_not_replaying.c's)
 """
 
 import json
@@ -28,6 +32,7 @@ import scripts  # noqa: E402
 from scripts.testing import junit_merge, kcidb, shard, sweep_report  # noqa: E402,E501
 
 BINARY = None
+NOT_REPLAYING = None
 # The CI variables a case may set; every run starts with none of them.
 CI_VARS = ('KSHIM_SHARD', 'KSHIM_SHARD_TOTAL', 'CI_NODE_INDEX',
 	   'CI_NODE_TOTAL', 'SLURM_ARRAY_TASK_ID', 'SLURM_ARRAY_TASK_COUNT',
@@ -209,6 +214,45 @@ class Sweep(unittest.TestCase):
 			r'^kshim: seed (\d+) \(', out, re.M)], [2, 5])
 
 
+class NotReplaying(unittest.TestCase):
+	"""A seed that fails in the sweep and passes replayed."""
+
+	def run_fixture(self, *args):
+		return subprocess.run([NOT_REPLAYING] + list(args),
+				      env=clean_env(), stdout=subprocess.PIPE,
+				      stderr=subprocess.STDOUT, text=True,
+				      timeout=120)
+
+	def test_the_sweep_says_so_and_prints_the_failing_run(self):
+		r = self.run_fixture('--seeds', '3..4')
+		self.assertEqual(r.returncode, 1, r.stdout)
+		self.assertIn('seed 3 of 4 fails (exit 1); replaying it', r.stdout)
+		self.assertIn('seed 3 DID NOT REPLAY: it failed (exit 1) in the '
+			      'sweep and its replay exited 0', r.stdout)
+		# The failing run's own report, between the two lines.
+		kept = r.stdout.split('DID NOT REPLAY', 1)[1].split(
+			'end of the output of seed 3', 1)[0]
+		self.assertIn('the sweep\'s own run of the seed fails here', kept)
+		self.assertIn('test_fails_only_in_the_sweeps_own_run', kept)
+		# Each of its lines marked, so that its seed and result lines
+		# are not read as the sweep's.
+		lines = kept.splitlines()[1:-1]
+		self.assertTrue(lines)
+		self.assertEqual([l for l in lines if not l.startswith('| ')],
+				 [])
+		self.assertIn('first failing seed: 3', r.stdout)
+
+	def test_a_failure_that_replays_is_not_called_so(self):
+		r = subprocess.run([NOT_REPLAYING, '--seeds', '1..1'],
+				   env=clean_env(FIXTURE_FAILS_ALWAYS='1'),
+				   stdout=subprocess.PIPE,
+				   stderr=subprocess.STDOUT, text=True,
+				   timeout=120)
+		self.assertEqual(r.returncode, 1, r.stdout)
+		self.assertIn('seed 1 of 1 fails', r.stdout)
+		self.assertNotIn('DID NOT REPLAY', r.stdout)
+
+
 class BadInput(unittest.TestCase):
 	def refused(self, cmd, words, **env):
 		r = subprocess.run(cmd, env=clean_env(**env),
@@ -379,4 +423,5 @@ class Reports(unittest.TestCase):
 
 if __name__ == '__main__':
 	BINARY = os.path.abspath(sys.argv.pop(1))
+	NOT_REPLAYING = os.path.abspath(sys.argv.pop(1))
 	unittest.main()
