@@ -8,8 +8,9 @@ patched side, plan() finds each object whose compile is the base's one
 with the paths moved: the same command once the patched tree and build
 dir are replaced by the base's, and the same bytes in every file the base
 compile read (its ninja deps: the source, every header, the generated
-ones). It writes the list to WORKDIR/patched/kshim-reuse.json, and for
-each listed object, into WORKDIR/patched/kshim-reuse/, links to the
+ones). It writes the list to WORKDIR/patched/kshim-reuse.json (for a
+person reading the build dir: the copies read only the dir below), and
+for each listed object, into WORKDIR/patched/kshim-reuse/, links to the
 base's object and .gcno and the object's depfile (its deps in the
 patched dirs).
 
